@@ -1,0 +1,244 @@
+//! A fixed-size bitset over unit indices.
+//!
+//! Every configuration the reducer handles is a subset of the input's units,
+//! and inputs reach hundreds of thousands of units, so a configuration is one
+//! bit per unit. Range operations (`count_in`, `remove_range`, `any_in`) work
+//! a word at a time, because a tree node's tokens are always a contiguous range.
+
+use std::ops::Range;
+
+/// A set of unit indices in `0..universe`, one bit each, with a cached count.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct BitSet {
+    words: Vec<u64>,
+    universe: u32,
+    count: u32,
+}
+
+impl std::fmt::Debug for BitSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+fn word_mask(range: Range<u32>) -> impl Iterator<Item = (usize, u64)> {
+    // Yields (word index, mask of the bits of `range` inside that word).
+    let (start, end) = (range.start, range.end.max(range.start));
+    let first = (start / 64) as usize;
+    let last = if end == start {
+        first
+    } else {
+        ((end - 1) / 64) as usize + 1
+    };
+    (first..last).map(move |w| {
+        let lo = (w as u32 * 64).max(start) - w as u32 * 64;
+        let hi = ((w as u32 + 1) * 64).min(end) - w as u32 * 64;
+        let mask = if hi - lo == 64 {
+            u64::MAX
+        } else {
+            ((1u64 << (hi - lo)) - 1) << lo
+        };
+        (w, mask)
+    })
+}
+
+impl BitSet {
+    /// The empty set over `0..universe`.
+    pub fn empty(universe: u32) -> Self {
+        BitSet {
+            words: vec![0; universe.div_ceil(64) as usize],
+            universe,
+            count: 0,
+        }
+    }
+
+    /// The full set `0..universe`.
+    pub fn full(universe: u32) -> Self {
+        let mut set = BitSet::empty(universe);
+        set.insert_range(0..universe);
+        set
+    }
+
+    /// The set holding exactly `units` (each below `universe`).
+    pub fn from_units(universe: u32, units: impl IntoIterator<Item = u32>) -> Self {
+        let mut set = BitSet::empty(universe);
+        for u in units {
+            set.insert(u);
+        }
+        set
+    }
+
+    /// How many indices the set could hold.
+    pub fn universe(&self) -> u32 {
+        self.universe
+    }
+
+    /// How many indices it holds.
+    pub fn len(&self) -> u32 {
+        self.count
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    pub fn contains(&self, unit: u32) -> bool {
+        unit < self.universe && self.words[(unit / 64) as usize] & (1 << (unit % 64)) != 0
+    }
+
+    /// Adds `unit`; returns whether it was new.
+    pub fn insert(&mut self, unit: u32) -> bool {
+        assert!(
+            unit < self.universe,
+            "unit {unit} outside the set's universe"
+        );
+        let word = &mut self.words[(unit / 64) as usize];
+        let bit = 1 << (unit % 64);
+        let new = *word & bit == 0;
+        *word |= bit;
+        self.count += new as u32;
+        new
+    }
+
+    /// Removes `unit`; returns whether it was present.
+    pub fn remove(&mut self, unit: u32) -> bool {
+        if unit >= self.universe {
+            return false;
+        }
+        let word = &mut self.words[(unit / 64) as usize];
+        let bit = 1 << (unit % 64);
+        let was = *word & bit != 0;
+        *word &= !bit;
+        self.count -= was as u32;
+        was
+    }
+
+    /// Adds every index of `range`.
+    pub fn insert_range(&mut self, range: Range<u32>) {
+        let range = range.start.min(self.universe)..range.end.min(self.universe);
+        for (w, mask) in word_mask(range) {
+            self.count += (mask & !self.words[w]).count_ones();
+            self.words[w] |= mask;
+        }
+    }
+
+    /// Removes every index of `range`; returns how many were present.
+    pub fn remove_range(&mut self, range: Range<u32>) -> u32 {
+        let range = range.start.min(self.universe)..range.end.min(self.universe);
+        let mut removed = 0;
+        for (w, mask) in word_mask(range) {
+            removed += (mask & self.words[w]).count_ones();
+            self.words[w] &= !mask;
+        }
+        self.count -= removed;
+        removed
+    }
+
+    /// How many indices of `range` the set holds.
+    pub fn count_in(&self, range: Range<u32>) -> u32 {
+        let range = range.start.min(self.universe)..range.end.min(self.universe);
+        word_mask(range)
+            .map(|(w, mask)| (mask & self.words[w]).count_ones())
+            .sum()
+    }
+
+    /// Whether the set holds any index of `range`.
+    pub fn any_in(&self, range: Range<u32>) -> bool {
+        let range = range.start.min(self.universe)..range.end.min(self.universe);
+        word_mask(range).any(|(w, mask)| mask & self.words[w] != 0)
+    }
+
+    /// Whether the set holds every index of `range`.
+    pub fn all_in(&self, range: Range<u32>) -> bool {
+        let len = range.end.saturating_sub(range.start);
+        self.count_in(range) == len
+    }
+
+    /// The held indices, ascending.
+    pub fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        self.words.iter().enumerate().flat_map(|(w, &word)| {
+            let mut bits = word;
+            std::iter::from_fn(move || {
+                if bits == 0 {
+                    return None;
+                }
+                let tz = bits.trailing_zeros();
+                bits &= bits - 1;
+                Some(w as u32 * 64 + tz)
+            })
+        })
+    }
+
+    /// The held indices as maximal runs of consecutive indices, ascending.
+    pub fn runs(&self) -> Vec<Range<u32>> {
+        let mut runs: Vec<Range<u32>> = Vec::new();
+        for u in self.iter() {
+            match runs.last_mut() {
+                Some(last) if last.end == u => last.end += 1,
+                _ => runs.push(u..u + 1),
+            }
+        }
+        runs
+    }
+
+    /// The indices held by `self` but not by `other` (same universe).
+    pub fn difference(&self, other: &BitSet) -> BitSet {
+        let mut out = self.clone();
+        let mut count = 0;
+        for (a, b) in out.words.iter_mut().zip(&other.words) {
+            *a &= !b;
+            count += a.count_ones();
+        }
+        out.count = count;
+        out
+    }
+
+    /// Whether every index of `self` is also in `other`.
+    pub fn is_subset(&self, other: &BitSet) -> bool {
+        self.words
+            .iter()
+            .zip(&other.words)
+            .all(|(a, b)| a & !b == 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn range_operations_agree_with_single_bit_operations() {
+        let mut set = BitSet::empty(300);
+        set.insert_range(10..200);
+        assert_eq!(set.len(), 190);
+        assert_eq!(set.count_in(0..64), 54);
+        assert_eq!(set.remove_range(60..130), 70);
+        assert_eq!(set.len(), 120);
+        assert!(!set.contains(60) && !set.contains(129) && set.contains(130) && set.contains(59));
+        assert!(set.any_in(0..11) && !set.any_in(60..130));
+        assert!(set.all_in(130..200) && !set.all_in(129..200));
+        assert_eq!(set.runs(), vec![10..60, 130..200]);
+        assert_eq!(set.iter().count() as u32, set.len());
+    }
+
+    #[test]
+    fn ranges_on_word_boundaries_count_exactly() {
+        let mut set = BitSet::full(128);
+        assert_eq!(set.len(), 128);
+        assert_eq!(set.count_in(64..128), 64);
+        assert_eq!(set.remove_range(0..64), 64);
+        assert_eq!(set.count_in(0..128), 64);
+        assert_eq!(set.remove_range(5..5), 0);
+        assert!(!set.any_in(5..5));
+    }
+
+    #[test]
+    fn difference_and_subset_are_consistent() {
+        let a = BitSet::from_units(100, [1, 2, 3, 70, 99]);
+        let b = BitSet::from_units(100, [2, 70]);
+        let d = a.difference(&b);
+        assert_eq!(d.iter().collect::<Vec<_>>(), vec![1, 3, 99]);
+        assert_eq!(d.len(), 3);
+        assert!(b.is_subset(&a) && !a.is_subset(&b));
+    }
+}

@@ -1,0 +1,41 @@
+//! The verdict cache: candidates already judged are not judged again.
+//!
+//! Keyed by a 128-bit hash of the rendered candidate, so two configurations
+//! that render the same bytes share one entry. Shared by all workers through
+//! the reduce loop, which is the only reader and writer.
+
+use std::collections::HashMap;
+
+use xxhash_rust::xxh3::xxh3_128;
+
+/// A candidate's cache key.
+pub type Key = u128;
+
+/// The key of some rendered bytes.
+pub fn key_of(bytes: &[u8]) -> Key {
+    xxh3_128(bytes)
+}
+
+/// Verdicts by candidate hash (`true` = interesting).
+#[derive(Default, Debug)]
+pub struct VerdictCache {
+    verdicts: HashMap<Key, bool>,
+}
+
+impl VerdictCache {
+    pub fn get(&self, key: Key) -> Option<bool> {
+        self.verdicts.get(&key).copied()
+    }
+
+    pub fn insert(&mut self, key: Key, interesting: bool) {
+        self.verdicts.insert(key, interesting);
+    }
+
+    pub fn len(&self) -> usize {
+        self.verdicts.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.verdicts.is_empty()
+    }
+}

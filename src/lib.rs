@@ -1,0 +1,15 @@
+//! `reduce`: a test-case reducer built around one reduce loop and swappable policies.
+//!
+//! The binary (`src/main.rs`) is a thin shell over this library. Data flows
+//! from the input bytes to [`units::Units`] (flat units or the tokens of a
+//! parse tree), through a [`policy::Policy`] driven by the
+//! [`reducer::Reducer`] loop, which judges candidates with an
+//! [`reducer::Oracle`] (a user script, or any closure in tests).
+
+pub mod bitset;
+pub mod cache;
+pub mod configuration;
+pub mod policy;
+pub mod reducer;
+pub mod stats;
+pub mod units;

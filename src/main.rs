@@ -1,0 +1,3 @@
+//! The `reduce` command: parses flags and hands over to the library.
+
+fn main() {}

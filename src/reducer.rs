@@ -1,0 +1,504 @@
+//! The one reduce loop: it alone runs the oracle, consults the cache and keeps the best result.
+//!
+//! A policy proposes, the loop tests. With `jobs == 1` proposals are tested
+//! one at a time. With more jobs the loop speculates along the path of
+//! failures: while proposal `k` is being tested, proposals `k+1, k+2, …` (as
+//! if `k` failed) are tested too, on a clone of the policy. Results are
+//! consumed strictly in proposal order; the first interesting one commits,
+//! the policy is restored from the snapshot taken right after that proposal
+//! was made, and every later test is cancelled. The committed steps are
+//! therefore exactly those of the serial loop, whatever the number of jobs.
+
+use std::collections::VecDeque;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, mpsc};
+use std::time::{Duration, Instant};
+
+use crate::cache::{VerdictCache, key_of};
+use crate::configuration::Configuration;
+use crate::policy::Policy;
+use crate::stats::PhaseStats;
+use crate::units::Units;
+
+/// The oracle's judgement of a candidate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Still shows the bug.
+    Interesting,
+    /// Does not show it, is invalid, crashed the test, or timed out.
+    NotInteresting,
+}
+
+/// One oracle run's outcome.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TestOutcome {
+    pub verdict: Verdict,
+    pub timed_out: bool,
+}
+
+impl From<Verdict> for TestOutcome {
+    fn from(verdict: Verdict) -> Self {
+        TestOutcome {
+            verdict,
+            timed_out: false,
+        }
+    }
+}
+
+/// A candidate as the oracle sees it.
+pub struct Candidate<'a> {
+    pub config: &'a Configuration,
+    pub bytes: &'a [u8],
+}
+
+impl Candidate<'_> {
+    /// Whether unit `unit` is kept.
+    pub fn keeps(&self, unit: u32) -> bool {
+        self.config.contains(unit)
+    }
+}
+
+/// Decides whether candidates are interesting. Implemented by the script
+/// oracle and by any `Fn(&Candidate) -> Verdict` closure.
+pub trait Oracle: Sync {
+    /// Judges `candidate`; should give up early once `cancel` is set.
+    fn test(&self, candidate: &Candidate<'_>, cancel: &AtomicBool) -> TestOutcome;
+}
+
+impl<F> Oracle for F
+where
+    F: Fn(&Candidate<'_>) -> Verdict + Sync,
+{
+    fn test(&self, candidate: &Candidate<'_>, _cancel: &AtomicBool) -> TestOutcome {
+        self(candidate).into()
+    }
+}
+
+/// Rejects candidates without running the oracle (e.g. ones that no longer parse).
+pub trait SyntaxFilter: Sync {
+    /// Whether `bytes` may be handed to the oracle.
+    fn accepts(&self, bytes: &[u8]) -> bool;
+}
+
+/// Told about progress; writes results where the user wants them.
+pub trait Observer {
+    /// A new best configuration was committed.
+    fn on_improved(&mut self, _config: &Configuration, _bytes: &[u8]) {}
+    /// Something was counted (for progress displays).
+    fn on_progress(&mut self, _phase: &PhaseStats, _current: &Configuration) {}
+}
+
+/// An observer that does nothing.
+pub struct Quiet;
+impl Observer for Quiet {}
+
+/// When to stop early.
+#[derive(Clone, Default)]
+pub struct Limits {
+    pub max_tests: Option<u64>,
+    pub deadline: Option<Instant>,
+    /// Set from outside (a signal handler) to stop as soon as possible.
+    pub interrupt: Option<Arc<AtomicBool>>,
+}
+
+/// Why a run ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StopReason {
+    /// The policy reached its fixpoint.
+    Finished,
+    MaxTests,
+    MaxTime,
+    Interrupted,
+}
+
+impl StopReason {
+    pub fn name(self) -> &'static str {
+        match self {
+            StopReason::Finished => "finished",
+            StopReason::MaxTests => "max-tests",
+            StopReason::MaxTime => "max-time",
+            StopReason::Interrupted => "interrupted",
+        }
+    }
+}
+
+/// The reduce loop's fixed parts: what is reduced, how it is judged, and the
+/// counters and cache that persist across phases.
+pub struct Reducer<'a> {
+    units: &'a Units,
+    oracle: &'a dyn Oracle,
+    filter: Option<&'a dyn SyntaxFilter>,
+    cache: Option<VerdictCache>,
+    jobs: usize,
+    limits: Limits,
+    tests_total: u64,
+    /// One entry per `run`.
+    pub phases: Vec<PhaseStats>,
+}
+
+/// What evaluating a candidate without the oracle found.
+enum Quick {
+    Known(bool),
+    NeedsOracle,
+}
+
+impl<'a> Reducer<'a> {
+    pub fn new(units: &'a Units, oracle: &'a dyn Oracle) -> Self {
+        Reducer {
+            units,
+            oracle,
+            filter: None,
+            cache: Some(VerdictCache::default()),
+            jobs: 1,
+            limits: Limits::default(),
+            tests_total: 0,
+            phases: Vec::new(),
+        }
+    }
+
+    /// Turns the verdict cache on or off (on by default).
+    pub fn with_cache(mut self, on: bool) -> Self {
+        self.cache = on.then(VerdictCache::default);
+        self
+    }
+
+    /// Rejects candidates the filter refuses, without running the oracle.
+    pub fn with_filter(mut self, filter: Option<&'a dyn SyntaxFilter>) -> Self {
+        self.filter = filter;
+        self
+    }
+
+    /// How many oracle tests may run at once.
+    pub fn with_jobs(mut self, jobs: usize) -> Self {
+        self.jobs = jobs.max(1);
+        self
+    }
+
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    pub fn units(&self) -> &Units {
+        self.units
+    }
+
+    /// Oracle tests run so far, over all phases.
+    pub fn tests_total(&self) -> u64 {
+        self.tests_total
+    }
+
+    fn limit_hit(&self) -> Option<StopReason> {
+        if let Some(flag) = &self.limits.interrupt
+            && flag.load(Ordering::SeqCst)
+        {
+            return Some(StopReason::Interrupted);
+        }
+        if self
+            .limits
+            .max_tests
+            .is_some_and(|max| self.tests_total >= max)
+        {
+            return Some(StopReason::MaxTests);
+        }
+        if self.limits.deadline.is_some_and(|d| Instant::now() >= d) {
+            return Some(StopReason::MaxTime);
+        }
+        None
+    }
+
+    /// Runs `policy` from `start` until it stops or a limit is hit. Returns
+    /// the best configuration found and why the run ended.
+    pub fn run(
+        &mut self,
+        policy: &mut Box<dyn Policy>,
+        start: Configuration,
+        observer: &mut dyn Observer,
+    ) -> (Configuration, StopReason) {
+        let began = Instant::now();
+        let mut phase = PhaseStats::new(policy.name());
+        phase.units_before = start.len();
+        let mut config = start;
+        let reason = loop {
+            if let Some(reason) = self.limit_hit() {
+                break reason;
+            }
+            policy.start_pass(&config);
+            let pass = if self.jobs == 1 {
+                self.serial_pass(policy, &config, &mut phase, observer)
+            } else {
+                self.speculative_pass(policy, &config, &mut phase, observer)
+            };
+            let reduced = match pass {
+                Ok(reduced) => reduced,
+                Err(reason) => break reason,
+            };
+            let keep_going = policy.on_reduced(reduced.as_ref().map(|(c, _)| c));
+            if let Some((next, bytes)) = reduced {
+                phase.successes += 1;
+                config = next;
+                observer.on_improved(&config, &bytes);
+                observer.on_progress(&phase, &config);
+            }
+            if !keep_going {
+                break StopReason::Finished;
+            }
+        };
+        phase.units_after = config.len();
+        phase.seconds = began.elapsed().as_secs_f64();
+        observer.on_progress(&phase, &config);
+        self.phases.push(phase);
+        (config, reason)
+    }
+
+    /// Cache and syntax filter: what can be known without running the oracle.
+    fn quick_verdict(&mut self, bytes: &[u8], phase: &mut PhaseStats) -> (Quick, u128) {
+        let key = key_of(bytes);
+        if let Some(cache) = &self.cache
+            && let Some(known) = cache.get(key)
+        {
+            phase.cache_hits += 1;
+            return (Quick::Known(known), key);
+        }
+        if let Some(filter) = self.filter
+            && !filter.accepts(bytes)
+        {
+            phase.syntax_rejected += 1;
+            if let Some(cache) = &mut self.cache {
+                cache.insert(key, false);
+            }
+            return (Quick::Known(false), key);
+        }
+        (Quick::NeedsOracle, key)
+    }
+
+    fn record(&mut self, key: u128, outcome: TestOutcome, phase: &mut PhaseStats) -> bool {
+        let interesting = outcome.verdict == Verdict::Interesting;
+        phase.tests += 1;
+        phase.timeouts += outcome.timed_out as u64;
+        self.tests_total += 1;
+        if let Some(cache) = &mut self.cache {
+            cache.insert(key, interesting);
+        }
+        interesting
+    }
+
+    /// One pass, one test at a time. `Ok(Some)` = committed a candidate.
+    #[allow(clippy::type_complexity)]
+    fn serial_pass(
+        &mut self,
+        policy: &mut Box<dyn Policy>,
+        config: &Configuration,
+        phase: &mut PhaseStats,
+        observer: &mut dyn Observer,
+    ) -> Result<Option<(Configuration, Vec<u8>)>, StopReason> {
+        let never = AtomicBool::new(false);
+        while let Some(proposal) = policy.next_proposal(config) {
+            let Some(candidate) = config.apply(&proposal) else {
+                continue; // removes nothing: cannot be progress
+            };
+            let bytes = self.units.render(&candidate);
+            let (quick, key) = self.quick_verdict(&bytes, phase);
+            let interesting = match quick {
+                Quick::Known(known) => known,
+                Quick::NeedsOracle => {
+                    if let Some(reason) = self.limit_hit() {
+                        return Err(reason);
+                    }
+                    let outcome = self.oracle.test(
+                        &Candidate {
+                            config: &candidate,
+                            bytes: &bytes,
+                        },
+                        self.limits.interrupt.as_deref().unwrap_or(&never),
+                    );
+                    let interesting = self.record(key, outcome, phase);
+                    observer.on_progress(phase, config);
+                    interesting
+                }
+            };
+            if interesting {
+                return Ok(Some((candidate, bytes)));
+            }
+        }
+        Ok(None)
+    }
+
+    /// One pass with up to `jobs` tests in flight, committing what the serial pass would.
+    #[allow(clippy::type_complexity)]
+    fn speculative_pass(
+        &mut self,
+        policy: &mut Box<dyn Policy>,
+        config: &Configuration,
+        phase: &mut PhaseStats,
+        observer: &mut dyn Observer,
+    ) -> Result<Option<(Configuration, Vec<u8>)>, StopReason> {
+        let oracle = self.oracle;
+        let jobs = self.jobs;
+        std::thread::scope(|scope| {
+            let (job_tx, job_rx) = mpsc::channel::<Job>();
+            let job_rx = Arc::new(Mutex::new(job_rx));
+            let (done_tx, done_rx) = mpsc::channel::<(u64, TestOutcome)>();
+            for _ in 0..jobs {
+                let job_rx = Arc::clone(&job_rx);
+                let done_tx = done_tx.clone();
+                scope.spawn(move || {
+                    loop {
+                        let next = job_rx.lock().expect("job queue poisoned").recv();
+                        let Ok(job) = next else { return };
+                        let outcome = if job.cancel.load(Ordering::SeqCst) {
+                            Verdict::NotInteresting.into()
+                        } else {
+                            let candidate = Candidate {
+                                config: &job.candidate,
+                                bytes: &job.bytes,
+                            };
+                            oracle.test(&candidate, &job.cancel)
+                        };
+                        if done_tx.send((job.slot, outcome)).is_err() {
+                            return;
+                        }
+                    }
+                });
+            }
+            drop(done_tx);
+            let result = self.speculate(policy, config, phase, observer, &job_tx, &done_rx);
+            drop(job_tx);
+            result
+        })
+    }
+
+    /// The bookkeeping of [`Self::speculative_pass`], with workers already running.
+    #[allow(clippy::type_complexity)]
+    fn speculate(
+        &mut self,
+        policy: &mut Box<dyn Policy>,
+        config: &Configuration,
+        phase: &mut PhaseStats,
+        observer: &mut dyn Observer,
+        job_tx: &mpsc::Sender<Job>,
+        done_rx: &mpsc::Receiver<(u64, TestOutcome)>,
+    ) -> Result<Option<(Configuration, Vec<u8>)>, StopReason> {
+        // `cursor` proposes ahead as if every earlier proposal failed.
+        let mut cursor = policy.clone_box();
+        let mut exhausted = false;
+        let mut slots: VecDeque<Slot> = VecDeque::new();
+        let mut next_id: u64 = 0;
+        let mut running = 0usize;
+        let cancel_all = |slots: &VecDeque<Slot>| {
+            for s in slots {
+                s.cancel.store(true, Ordering::SeqCst);
+            }
+        };
+        loop {
+            // Settle finished slots from the front, in proposal order.
+            while let Some(front) = slots.front() {
+                match front.result {
+                    Some(false) => {
+                        slots.pop_front();
+                    }
+                    Some(true) => {
+                        let winner = slots.pop_front().expect("front exists");
+                        cancel_all(&slots);
+                        phase.wasted += slots.iter().filter(|s| s.result.is_none()).count() as u64;
+                        *policy = winner.snapshot;
+                        let candidate = Arc::unwrap_or_clone(winner.candidate);
+                        let bytes = Arc::unwrap_or_clone(winner.bytes);
+                        return Ok(Some((candidate, bytes)));
+                    }
+                    None => break,
+                }
+            }
+            if slots.is_empty() && exhausted {
+                *policy = cursor;
+                return Ok(None);
+            }
+            if let Some(reason) = self.limit_hit() {
+                cancel_all(&slots);
+                return Err(reason);
+            }
+            // A success known further back means later proposals are not needed.
+            let success_known = slots.iter().any(|s| s.result == Some(true));
+            while !exhausted && !success_known && running < self.jobs {
+                let Some(proposal) = cursor.next_proposal(config) else {
+                    exhausted = true;
+                    break;
+                };
+                let Some(candidate) = config.apply(&proposal) else {
+                    continue; // removes nothing: cannot be progress
+                };
+                let bytes = self.units.render(&candidate);
+                let (quick, key) = self.quick_verdict(&bytes, phase);
+                let mut slot = Slot {
+                    id: next_id,
+                    snapshot: cursor.clone_box(),
+                    candidate: Arc::new(candidate),
+                    bytes: Arc::new(bytes),
+                    key,
+                    cancel: Arc::new(AtomicBool::new(false)),
+                    result: None,
+                };
+                next_id += 1;
+                match quick {
+                    Quick::Known(known) => slot.result = Some(known),
+                    Quick::NeedsOracle => {
+                        running += 1;
+                        let job = Job {
+                            slot: slot.id,
+                            candidate: Arc::clone(&slot.candidate),
+                            bytes: Arc::clone(&slot.bytes),
+                            cancel: Arc::clone(&slot.cancel),
+                        };
+                        job_tx.send(job).expect("workers outlive the pass");
+                    }
+                }
+                let settled = slot.result.is_some();
+                slots.push_back(slot);
+                if settled {
+                    break; // settle it before proposing further
+                }
+            }
+            if slots.front().is_some_and(|s| s.result.is_some()) || running == 0 {
+                continue;
+            }
+            match done_rx.recv_timeout(Duration::from_millis(50)) {
+                Ok((id, outcome)) => {
+                    running -= 1;
+                    if let Some(slot) = slots.iter_mut().find(|s| s.id == id) {
+                        let interesting = self.record(slot.key, outcome, phase);
+                        slot.result = Some(interesting);
+                        observer.on_progress(phase, config);
+                    } else {
+                        // A cancelled test of an earlier pass cannot reach here:
+                        // each pass has its own channel.
+                        unreachable!("result for an unknown slot");
+                    }
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    unreachable!("workers outlive the pass")
+                }
+            }
+        }
+    }
+}
+
+/// A proposal being tested ahead, with the policy state right after it was made.
+struct Slot {
+    id: u64,
+    snapshot: Box<dyn Policy>,
+    candidate: Arc<Configuration>,
+    bytes: Arc<Vec<u8>>,
+    key: u128,
+    cancel: Arc<AtomicBool>,
+    /// `None` while its test runs; `Some(interesting)` once known.
+    result: Option<bool>,
+}
+
+/// A test handed to a worker thread.
+struct Job {
+    slot: u64,
+    candidate: Arc<Configuration>,
+    bytes: Arc<Vec<u8>>,
+    cancel: Arc<AtomicBool>,
+}

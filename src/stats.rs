@@ -1,0 +1,100 @@
+//! Counters of a run, and the machine-readable `--stats-json` report.
+//!
+//! The field names written by [`RunReport::to_json`] are a stable interface
+//! for pipelines (documented in docs/stats.md); add fields, never rename them.
+
+use serde_json::json;
+
+/// What the reduce loop counted in one phase (one policy run).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PhaseStats {
+    pub name: String,
+    /// Oracle runs (not cache hits, not syntax rejections).
+    pub tests: u64,
+    /// Oracle runs that were interesting and committed.
+    pub successes: u64,
+    pub cache_hits: u64,
+    pub timeouts: u64,
+    /// Candidates rejected by the syntax filter without running the oracle.
+    pub syntax_rejected: u64,
+    /// Oracle runs started speculatively whose result was not needed.
+    pub wasted: u64,
+    pub seconds: f64,
+    pub units_before: u32,
+    pub units_after: u32,
+}
+
+impl PhaseStats {
+    pub fn new(name: impl Into<String>) -> Self {
+        PhaseStats {
+            name: name.into(),
+            ..PhaseStats::default()
+        }
+    }
+}
+
+/// Everything `--stats-json` reports.
+#[derive(Clone, Debug, Default)]
+pub struct RunReport {
+    pub algo: String,
+    pub phases: Vec<PhaseStats>,
+    pub units_before: u32,
+    pub units_after: u32,
+    pub bytes_before: u64,
+    pub bytes_after: u64,
+    pub wall_seconds: f64,
+    pub jobs: usize,
+    pub unit: String,
+    pub language: String,
+    pub parse_errors: usize,
+    pub stop_reason: String,
+}
+
+impl RunReport {
+    fn total(&self, f: impl Fn(&PhaseStats) -> u64) -> u64 {
+        self.phases.iter().map(f).sum()
+    }
+
+    /// Oracle runs of the reduce loop (excluding the initial and final checks).
+    pub fn oracle_calls(&self) -> u64 {
+        self.total(|p| p.tests)
+    }
+
+    pub fn cache_hits(&self) -> u64 {
+        self.total(|p| p.cache_hits)
+    }
+
+    pub fn to_json(&self) -> serde_json::Value {
+        json!({
+            "algo": self.algo,
+            "oracle_calls": self.oracle_calls(),
+            "cache_hits": self.cache_hits(),
+            "timeouts": self.total(|p| p.timeouts),
+            "syntax_rejected": self.total(|p| p.syntax_rejected),
+            "successes": self.total(|p| p.successes),
+            "wasted_tests": self.total(|p| p.wasted),
+            "units_before": self.units_before,
+            "units_after": self.units_after,
+            "bytes_before": self.bytes_before,
+            "bytes_after": self.bytes_after,
+            "wall_seconds": self.wall_seconds,
+            "jobs": self.jobs,
+            "unit": self.unit,
+            "language": self.language,
+            "parse_errors": self.parse_errors,
+            "stop_reason": self.stop_reason,
+            "phases": self.phases.iter().map(|p| json!({
+                "name": p.name,
+                "tests": p.tests,
+                "successes": p.successes,
+                "cache_hits": p.cache_hits,
+                "timeouts": p.timeouts,
+                "syntax_rejected": p.syntax_rejected,
+                "wasted_tests": p.wasted,
+                "seconds": p.seconds,
+                "units_before": p.units_before,
+                "units_after": p.units_after,
+            })).collect::<Vec<_>>(),
+        })
+    }
+}

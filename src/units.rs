@@ -1,0 +1,288 @@
+//! The input cut into ordered units, and rendering a configuration back into bytes.
+//!
+//! Every unit is a contiguous byte range of the input and the ranges tile the
+//! whole input, so rendering all units gives the input back byte for byte.
+//! Bytes and lines render exactly; tokens carry their trailing whitespace and,
+//! when deletions bring two tokens together that would fuse into one
+//! (`int x` → `intx`, `a - -b` → `a--b`), a single space is put between them.
+
+use std::ops::Range;
+
+use crate::configuration::Configuration;
+
+/// How the input is cut into flat units.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnitKind {
+    Byte,
+    Line,
+    Token,
+}
+
+impl UnitKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            UnitKind::Byte => "byte",
+            UnitKind::Line => "line",
+            UnitKind::Token => "token",
+        }
+    }
+}
+
+/// The input and its units.
+#[derive(Debug, Clone)]
+pub struct Units {
+    source: Vec<u8>,
+    /// `starts[i]` is where unit `i` begins; unit `i` ends where `i + 1` begins.
+    starts: Vec<u32>,
+    /// Whether rendering keeps tokens apart when deletions make them adjacent.
+    separate_tokens: bool,
+}
+
+impl Units {
+    /// Units from explicit start offsets (the first must be 0 unless the input is empty).
+    pub fn from_starts(source: Vec<u8>, starts: Vec<u32>, separate_tokens: bool) -> Self {
+        debug_assert!(starts.windows(2).all(|w| w[0] < w[1]));
+        debug_assert!(starts.first().is_none_or(|&s| s == 0));
+        Units {
+            source,
+            starts,
+            separate_tokens,
+        }
+    }
+
+    /// Cuts `source` into flat units of the given kind.
+    pub fn flat(source: Vec<u8>, kind: UnitKind) -> Self {
+        let starts = match kind {
+            UnitKind::Byte => (0..source.len() as u32).collect(),
+            UnitKind::Line => line_starts(&source),
+            UnitKind::Token => token_starts(&source),
+        };
+        Units::from_starts(source, starts, kind == UnitKind::Token)
+    }
+
+    /// Units whose text is given piece by piece (tests and toy trees): each
+    /// piece is one unit, rendered with a space after it.
+    pub fn from_pieces<S: AsRef<str>>(pieces: &[S]) -> Self {
+        let mut source = Vec::new();
+        let mut starts = Vec::new();
+        for (i, p) in pieces.iter().enumerate() {
+            starts.push(source.len() as u32);
+            source.extend_from_slice(p.as_ref().as_bytes());
+            if i + 1 < pieces.len() {
+                source.push(b' ');
+            }
+        }
+        Units::from_starts(source, starts, true)
+    }
+
+    pub fn len(&self) -> u32 {
+        self.starts.len() as u32
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.starts.is_empty()
+    }
+
+    pub fn source(&self) -> &[u8] {
+        &self.source
+    }
+
+    /// The byte range of unit `i`.
+    pub fn span(&self, i: u32) -> Range<usize> {
+        let start = self.starts[i as usize] as usize;
+        let end = self
+            .starts
+            .get(i as usize + 1)
+            .map_or(self.source.len(), |&s| s as usize);
+        start..end
+    }
+
+    /// The bytes of unit `i`.
+    pub fn text(&self, i: u32) -> &[u8] {
+        &self.source[self.span(i)]
+    }
+
+    /// The byte length of every unit (WDD's weights for flat units).
+    pub fn byte_lengths(&self) -> Vec<u64> {
+        (0..self.len()).map(|i| self.span(i).len() as u64).collect()
+    }
+
+    /// The bytes of `config`: its kept units in order, with rewrites applied.
+    pub fn render(&self, config: &Configuration) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.source.len().min(1 << 20));
+        let mut prev_kept: Option<u32> = None;
+        for run in config.kept.runs() {
+            let mut i = run.start;
+            while i < run.end {
+                // Copy a stretch of units without rewrites in one go.
+                let next_rewrite = config
+                    .rewrites
+                    .range(i..run.end)
+                    .next()
+                    .map_or(run.end, |(&u, _)| u);
+                if next_rewrite > i {
+                    let bytes = &self.source[self.span(i).start..self.span(next_rewrite - 1).end];
+                    self.push_piece(&mut out, bytes, prev_kept.is_some_and(|p| p + 1 != i));
+                    prev_kept = Some(next_rewrite - 1);
+                    i = next_rewrite;
+                } else {
+                    let text = &config.rewrites[&i];
+                    let own = self.text(i);
+                    let token_len = own.len() - trailing_space(own);
+                    let mut piece = text.to_vec();
+                    piece.extend_from_slice(&own[token_len..]);
+                    self.push_piece(&mut out, &piece, true);
+                    prev_kept = Some(i);
+                    i += 1;
+                }
+            }
+        }
+        out
+    }
+
+    fn push_piece(&self, out: &mut Vec<u8>, piece: &[u8], after_gap: bool) {
+        if self.separate_tokens
+            && after_gap
+            && let (Some(&a), Some(&b)) = (out.last(), piece.first())
+            && would_fuse(a, b)
+        {
+            out.push(b' ');
+        }
+        out.extend_from_slice(piece);
+    }
+}
+
+fn trailing_space(bytes: &[u8]) -> usize {
+    bytes
+        .iter()
+        .rev()
+        .take_while(|b| b.is_ascii_whitespace())
+        .count()
+}
+
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80
+}
+
+fn is_operator_byte(b: u8) -> bool {
+    b"+-*/%<>=!&|^~.:#?@\\".contains(&b)
+}
+
+/// Whether two bytes, once adjacent, could read as one token.
+fn would_fuse(a: u8, b: u8) -> bool {
+    (is_word_byte(a) && is_word_byte(b))
+        || (is_operator_byte(a) && is_operator_byte(b))
+        || (a == b'/' && b == b'*')
+        || (is_word_byte(a) && (b == b'"' || b == b'\''))
+}
+
+fn line_starts(source: &[u8]) -> Vec<u32> {
+    let mut starts = Vec::new();
+    if source.is_empty() {
+        return starts;
+    }
+    starts.push(0);
+    for (i, &b) in source.iter().enumerate() {
+        if b == b'\n' && i + 1 < source.len() {
+            starts.push(i as u32 + 1);
+        }
+    }
+    starts
+}
+
+/// A simple lexer for text without a grammar: identifiers and numbers,
+/// quoted strings, and single punctuation bytes are tokens; whitespace goes
+/// with the token before it (leading whitespace with the first token).
+fn token_starts(source: &[u8]) -> Vec<u32> {
+    let mut starts = Vec::new();
+    let mut i = 0;
+    let n = source.len();
+    while i < n && source[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    if n > 0 {
+        starts.push(0);
+    }
+    let mut first = true;
+    while i < n {
+        if !first {
+            starts.push(i as u32);
+        }
+        first = false;
+        let b = source[i];
+        if is_word_byte(b) {
+            while i < n && is_word_byte(source[i]) {
+                i += 1;
+            }
+        } else if b == b'"' || b == b'\'' {
+            i += 1;
+            while i < n && source[i] != b && source[i] != b'\n' {
+                i += if source[i] == b'\\' { 2 } else { 1 };
+            }
+            i = (i + 1).min(n);
+        } else {
+            i += 1;
+        }
+        while i < n && source[i].is_ascii_whitespace() {
+            i += 1;
+        }
+    }
+    starts
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pieces(units: &Units) -> Vec<String> {
+        (0..units.len())
+            .map(|i| String::from_utf8_lossy(units.text(i)).into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn lines_keep_their_newlines() {
+        let u = Units::flat(b"a\nbb\n\nc".to_vec(), UnitKind::Line);
+        assert_eq!(pieces(&u), ["a\n", "bb\n", "\n", "c"]);
+    }
+
+    #[test]
+    fn tokens_carry_trailing_whitespace() {
+        let u = Units::flat(b"  int x=\"a b\";\n".to_vec(), UnitKind::Token);
+        assert_eq!(pieces(&u), ["  int ", "x", "=", "\"a b\"", ";\n"]);
+    }
+
+    #[test]
+    fn rendering_everything_gives_the_input_back() {
+        for kind in [UnitKind::Byte, UnitKind::Line, UnitKind::Token] {
+            for input in [
+                &b""[..],
+                b"x",
+                b"\n\n",
+                b" a+b \xff\x00 'q\n",
+                b"\"unterminated",
+            ] {
+                let u = Units::flat(input.to_vec(), kind);
+                assert_eq!(u.render(&Configuration::full(u.len())), input, "{kind:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn deleting_between_tokens_never_fuses_them() {
+        let u = Units::flat(b"a-(-b)".to_vec(), UnitKind::Token);
+        // a - ( - b ): drop "(" and ")" -> "a- -b", not "a--b"
+        let c = Configuration::from_units(u.len(), [0, 1, 3, 4]);
+        assert_eq!(u.render(&c), b"a- -b");
+        let u = Units::flat(b"int(x)".to_vec(), UnitKind::Token);
+        let c = Configuration::from_units(u.len(), [0, 2]);
+        assert_eq!(u.render(&c), b"int x");
+    }
+
+    #[test]
+    fn bytes_render_exactly_even_when_they_touch() {
+        let u = Units::flat(b"ab-c".to_vec(), UnitKind::Byte);
+        let c = Configuration::from_units(u.len(), [0, 3]);
+        assert_eq!(u.render(&c), b"ac");
+    }
+}
