@@ -9,7 +9,9 @@
 pub mod bitset;
 pub mod cache;
 pub mod configuration;
+pub mod grammar;
 pub mod policy;
 pub mod reducer;
 pub mod stats;
+pub mod tree;
 pub mod units;

@@ -1,0 +1,316 @@
+//! Grammar facts: which children may be deleted, and which kinds may fill a slot.
+//!
+//! Everything the tree policies know about a language comes from here, never
+//! from node kind names written into policy code. The facts are read from a
+//! tree-sitter grammar's `node-types.json` (each grammar crate ships it as
+//! `NODE_TYPES`): for every node kind, its fields and its unnamed children,
+//! each a *slot* with `multiple`, `required` and the kinds it accepts
+//! (supertypes such as C's `statement` expanded to their subtypes).
+//! Per-language knowledge node-types cannot give (separators, kinds never to
+//! delete) is layered on top from `grammars/*.json` by `crate::lang`.
+
+use std::collections::HashMap;
+
+use anyhow::{Context, Result, bail};
+use serde_json::Value;
+
+/// A node kind (named or anonymous), dense per grammar.
+pub type KindId = u16;
+/// A slot: one field of a kind, or a kind's unnamed children.
+pub type SlotId = u32;
+
+/// How a child sits in its parent, as far as deletion is concerned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Must stay for the parent to exist.
+    Mandatory,
+    /// Zero or one (`required: false`, `multiple: false`).
+    Optional,
+    /// Zero or more (`multiple: true`, `required: false`): a Kleene-star element.
+    ListElem,
+    /// One or more (`multiple: true`, `required: true`): keep at least one.
+    PlusElem,
+    /// Comments and other extras: always deletable.
+    Extra,
+    /// A parse-error region: deletable as a whole.
+    Error,
+}
+
+impl Role {
+    /// Whether deleting a node in this role keeps its parent grammatical.
+    pub fn deletable(self) -> bool {
+        !matches!(self, Role::Mandatory)
+    }
+}
+
+/// What a slot allows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Slot {
+    pub multiple: bool,
+    pub required: bool,
+    /// Kinds that may fill the slot, sorted, supertypes expanded.
+    pub accepts: Vec<KindId>,
+}
+
+impl Slot {
+    pub fn role(&self) -> Role {
+        match (self.multiple, self.required) {
+            (true, false) => Role::ListElem,
+            (true, true) => Role::PlusElem,
+            (false, false) => Role::Optional,
+            (false, true) => Role::Mandatory,
+        }
+    }
+
+    pub fn accepts(&self, kind: KindId) -> bool {
+        self.accepts.binary_search(&kind).is_ok()
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+struct KindSlots {
+    fields: Vec<(String, SlotId)>,
+    children: Option<SlotId>,
+}
+
+/// The facts about one language's node kinds.
+#[derive(Clone, Debug, Default)]
+pub struct Grammar {
+    pub name: String,
+    kinds: Vec<(String, bool)>,
+    by_name: HashMap<(String, bool), KindId>,
+    slots_of: HashMap<KindId, KindSlots>,
+    slots: Vec<Slot>,
+    supertypes: HashMap<KindId, Vec<KindId>>,
+    /// Anonymous kinds that separate list elements (e.g. `,`), by parent kind.
+    separators: HashMap<KindId, Vec<KindId>>,
+    /// Kinds never deleted, whatever their slot says.
+    never_delete: Vec<KindId>,
+}
+
+impl Grammar {
+    /// An empty grammar: every kind unknown, every child mandatory.
+    pub fn empty(name: &str) -> Self {
+        Grammar {
+            name: name.to_string(),
+            ..Grammar::default()
+        }
+    }
+
+    /// Reads a tree-sitter `node-types.json`.
+    pub fn from_node_types(name: &str, json: &str) -> Result<Self> {
+        let entries: Vec<Value> = serde_json::from_str(json)
+            .with_context(|| format!("{name}: node-types is not a JSON array"))?;
+        let mut g = Grammar::empty(name);
+        // Register every kind first so slots can name them.
+        for e in &entries {
+            let (kind, named) = type_ref(e).with_context(|| format!("{name}: bad entry {e}"))?;
+            g.kind_id(&kind, named);
+            for sub in e["subtypes"].as_array().into_iter().flatten() {
+                let (k, n) = type_ref(sub)?;
+                g.kind_id(&k, n);
+            }
+        }
+        for e in &entries {
+            let (kind, named) = type_ref(e)?;
+            let id = g.kind_id(&kind, named);
+            if let Some(subs) = e["subtypes"].as_array() {
+                let ids = subs
+                    .iter()
+                    .map(|s| type_ref(s).map(|(k, n)| g.kind_id(&k, n)))
+                    .collect::<Result<Vec<_>>>()?;
+                g.supertypes.insert(id, ids);
+            }
+        }
+        for e in &entries {
+            let (kind, named) = type_ref(e)?;
+            let id = g.kind_id(&kind, named);
+            let mut slots = KindSlots::default();
+            if let Some(fields) = e["fields"].as_object() {
+                for (field, spec) in fields {
+                    let slot = g.read_slot(spec)?;
+                    slots.fields.push((field.clone(), slot));
+                }
+            }
+            if e["children"].is_object() {
+                slots.children = Some(g.read_slot(&e["children"])?);
+            }
+            g.slots_of.insert(id, slots);
+        }
+        Ok(g)
+    }
+
+    fn read_slot(&mut self, spec: &Value) -> Result<SlotId> {
+        let multiple = spec["multiple"].as_bool().unwrap_or(false);
+        let required = spec["required"].as_bool().unwrap_or(false);
+        let mut accepts = Vec::new();
+        for t in spec["types"].as_array().into_iter().flatten() {
+            let (k, n) = type_ref(t)?;
+            let id = self.kind_id(&k, n);
+            accepts.push(id);
+        }
+        // Expand supertypes (transitively) to the kinds that can really appear.
+        let mut i = 0;
+        while i < accepts.len() {
+            if let Some(subs) = self.supertypes.get(&accepts[i]) {
+                for &s in subs {
+                    if !accepts.contains(&s) {
+                        accepts.push(s);
+                    }
+                }
+            }
+            i += 1;
+        }
+        accepts.sort_unstable();
+        accepts.dedup();
+        self.slots.push(Slot {
+            multiple,
+            required,
+            accepts,
+        });
+        Ok(self.slots.len() as SlotId - 1)
+    }
+
+    /// The id of a kind, registering it if new.
+    pub fn kind_id(&mut self, name: &str, named: bool) -> KindId {
+        if let Some(&id) = self.by_name.get(&(name.to_string(), named)) {
+            return id;
+        }
+        let id = self.kinds.len() as KindId;
+        self.kinds.push((name.to_string(), named));
+        self.by_name.insert((name.to_string(), named), id);
+        id
+    }
+
+    /// The id of a known kind.
+    pub fn find_kind(&self, name: &str, named: bool) -> Option<KindId> {
+        self.by_name.get(&(name.to_string(), named)).copied()
+    }
+
+    pub fn kind_name(&self, kind: KindId) -> &str {
+        &self.kinds[kind as usize].0
+    }
+
+    pub fn is_named(&self, kind: KindId) -> bool {
+        self.kinds[kind as usize].1
+    }
+
+    pub fn kind_count(&self) -> usize {
+        self.kinds.len()
+    }
+
+    pub fn slot(&self, slot: SlotId) -> &Slot {
+        &self.slots[slot as usize]
+    }
+
+    /// The slot a child fills in a `parent` node: its field's, or, for a named
+    /// child outside any field, the unnamed children's. `None` for anonymous
+    /// tokens outside fields (punctuation, keywords), which are mandatory.
+    pub fn slot_of(
+        &self,
+        parent: KindId,
+        field: Option<&str>,
+        child_named: bool,
+    ) -> Option<SlotId> {
+        let slots = self.slots_of.get(&parent)?;
+        match field {
+            Some(f) => slots
+                .fields
+                .iter()
+                .find(|(name, _)| name == f)
+                .map(|&(_, s)| s),
+            None if child_named => slots.children,
+            None => None,
+        }
+    }
+
+    /// Whether `kind` is listed as never to be deleted.
+    pub fn never_deleted(&self, kind: KindId) -> bool {
+        self.never_delete.contains(&kind)
+    }
+
+    /// Whether `token_kind` separates elements inside a `parent` node.
+    pub fn is_separator(&self, parent: KindId, token_kind: KindId) -> bool {
+        self.separators
+            .get(&parent)
+            .is_some_and(|seps| seps.contains(&token_kind))
+    }
+
+    /// Whether `parent` nodes have separated elements at all.
+    pub fn has_separators(&self, parent: KindId) -> bool {
+        self.separators.contains_key(&parent)
+    }
+
+    /// Declares that `separator` tokens separate the elements of `parent` nodes.
+    pub fn add_separator(&mut self, parent: &str, separator: &str) -> Result<()> {
+        let Some(p) = self.find_kind(parent, true) else {
+            bail!("{}: unknown node kind `{parent}`", self.name);
+        };
+        let Some(s) = self.find_kind(separator, false) else {
+            bail!("{}: unknown token `{separator}`", self.name);
+        };
+        self.separators.entry(p).or_default().push(s);
+        Ok(())
+    }
+
+    /// Declares that nodes of `kind` are never deleted.
+    pub fn add_never_delete(&mut self, kind: &str) -> Result<()> {
+        let Some(k) = self.find_kind(kind, true) else {
+            bail!("{}: unknown node kind `{kind}`", self.name);
+        };
+        self.never_delete.push(k);
+        Ok(())
+    }
+}
+
+fn type_ref(v: &Value) -> Result<(String, bool)> {
+    let kind = v["type"]
+        .as_str()
+        .context("a node type without a `type` string")?
+        .to_string();
+    let named = v["named"].as_bool().unwrap_or(true);
+    Ok((kind, named))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TOY: &str = r#"[
+      {"type": "statement", "named": true, "subtypes": [
+        {"type": "call", "named": true}, {"type": "block", "named": true}]},
+      {"type": "block", "named": true, "fields": {},
+       "children": {"multiple": true, "required": false, "types": [{"type": "statement", "named": true}]}},
+      {"type": "call", "named": true, "fields": {
+        "function": {"multiple": false, "required": true, "types": [{"type": "identifier", "named": true}]},
+        "label": {"multiple": false, "required": false, "types": [{"type": "identifier", "named": true}]}}},
+      {"type": "identifier", "named": true},
+      {"type": ";", "named": false}
+    ]"#;
+
+    #[test]
+    fn slots_come_from_fields_and_unnamed_children() {
+        let g = Grammar::from_node_types("toy", TOY).unwrap();
+        let block = g.find_kind("block", true).unwrap();
+        let call = g.find_kind("call", true).unwrap();
+        let elems = g.slot_of(block, None, true).unwrap();
+        assert_eq!(g.slot(elems).role(), Role::ListElem);
+        assert!(g.slot(elems).accepts(call) && g.slot(elems).accepts(block));
+        let function = g.slot_of(call, Some("function"), true).unwrap();
+        assert_eq!(g.slot(function).role(), Role::Mandatory);
+        let label = g.slot_of(call, Some("label"), true).unwrap();
+        assert_eq!(g.slot(label).role(), Role::Optional);
+        assert_eq!(g.slot_of(block, None, false), None);
+    }
+
+    #[test]
+    fn separators_and_never_delete_must_name_known_kinds() {
+        let mut g = Grammar::from_node_types("toy", TOY).unwrap();
+        assert!(g.add_separator("block", ";").is_ok());
+        assert!(g.add_separator("blok", ";").is_err());
+        assert!(g.add_never_delete("nonesuch").is_err());
+        let block = g.find_kind("block", true).unwrap();
+        let semi = g.find_kind(";", false).unwrap();
+        assert!(g.is_separator(block, semi));
+    }
+}

@@ -1,0 +1,517 @@
+//! The parse tree: built once, never changed; a candidate is the set of kept tokens.
+//!
+//! Nodes live in an arena in preorder, so a node's descendants are the ids
+//! right after it and its tokens (the leaves, one unit each) are a contiguous
+//! range. Liveness, presence and subtree sizes are recomputed per pass from
+//! the configuration in O(n), never stored as mutable state that could drift.
+//! Trees come from tree-sitter (`parse`) or are built by hand ([`toy`]) for
+//! the tutorial's examples.
+
+pub mod toy;
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use crate::bitset::BitSet;
+use crate::configuration::{Configuration, Delta};
+use crate::grammar::{Grammar, KindId, Role, SlotId};
+use crate::units::Units;
+
+/// A node's index in the arena (preorder; the root is 0).
+pub type NodeId = u32;
+
+const NONE: u32 = u32::MAX;
+
+/// An immutable parse tree over the units of one input.
+#[derive(Debug)]
+pub struct Tree {
+    pub grammar: Arc<Grammar>,
+    kind: Vec<KindId>,
+    parent: Vec<NodeId>,
+    child_offsets: Vec<u32>,
+    children: Vec<NodeId>,
+    /// Position of each node among its parent's children.
+    child_index: Vec<u32>,
+    slot: Vec<SlotId>,
+    role: Vec<Role>,
+    tokens: Vec<Range<u32>>,
+    depth: Vec<u32>,
+    /// Order key for ties and list order (preorder, or a hand-built tree's ids).
+    rank: Vec<u32>,
+    /// Preorder end: the descendants of `n` are `n+1..subtree_end[n]`.
+    subtree_end: Vec<NodeId>,
+    leaf_of_unit: Vec<NodeId>,
+    max_depth: u32,
+    /// Parse errors found when the tree was built.
+    pub parse_errors: usize,
+}
+
+impl Tree {
+    pub fn root(&self) -> NodeId {
+        0
+    }
+
+    pub fn len(&self) -> usize {
+        self.kind.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.kind.is_empty()
+    }
+
+    pub fn kind(&self, n: NodeId) -> KindId {
+        self.kind[n as usize]
+    }
+
+    pub fn kind_name(&self, n: NodeId) -> &str {
+        self.grammar.kind_name(self.kind(n))
+    }
+
+    pub fn parent(&self, n: NodeId) -> Option<NodeId> {
+        let p = self.parent[n as usize];
+        (p != NONE).then_some(p)
+    }
+
+    pub fn children(&self, n: NodeId) -> &[NodeId] {
+        let (a, b) = (
+            self.child_offsets[n as usize],
+            self.child_offsets[n as usize + 1],
+        );
+        &self.children[a as usize..b as usize]
+    }
+
+    pub fn is_leaf(&self, n: NodeId) -> bool {
+        self.children(n).is_empty()
+    }
+
+    /// The slot `n` fills in its parent, if the grammar describes one.
+    pub fn slot(&self, n: NodeId) -> Option<SlotId> {
+        let s = self.slot[n as usize];
+        (s != NONE).then_some(s)
+    }
+
+    pub fn role(&self, n: NodeId) -> Role {
+        self.role[n as usize]
+    }
+
+    /// Whether deleting `n` (its whole subtree) keeps its parent grammatical.
+    pub fn deletable(&self, n: NodeId) -> bool {
+        n != 0 && self.role(n).deletable()
+    }
+
+    /// The units under `n`.
+    pub fn tokens(&self, n: NodeId) -> Range<u32> {
+        self.tokens[n as usize].clone()
+    }
+
+    pub fn depth(&self, n: NodeId) -> u32 {
+        self.depth[n as usize]
+    }
+
+    pub fn max_depth(&self) -> u32 {
+        self.max_depth
+    }
+
+    pub fn rank(&self, n: NodeId) -> u32 {
+        self.rank[n as usize]
+    }
+
+    /// The proper descendants of `n`, in preorder.
+    pub fn descendants(&self, n: NodeId) -> Range<NodeId> {
+        n + 1..self.subtree_end[n as usize]
+    }
+
+    /// Whether `d` is `n` or below it.
+    pub fn is_within(&self, d: NodeId, n: NodeId) -> bool {
+        d >= n && d < self.subtree_end[n as usize]
+    }
+
+    /// The leaf node of unit `u`.
+    pub fn leaf_of(&self, unit: u32) -> NodeId {
+        self.leaf_of_unit[unit as usize]
+    }
+
+    pub fn unit_count(&self) -> u32 {
+        self.leaf_of_unit.len() as u32
+    }
+
+    /// Whether any token under `n` is kept.
+    pub fn present(&self, n: NodeId, config: &Configuration) -> bool {
+        config.kept.any_in(self.tokens(n))
+    }
+
+    /// Kept tokens under `n`.
+    pub fn size(&self, n: NodeId, config: &Configuration) -> u32 {
+        config.kept.count_in(self.tokens(n))
+    }
+
+    /// Which nodes still exist in `config` (see [`Liveness`]).
+    pub fn liveness(&self, config: &Configuration) -> Liveness {
+        Liveness::compute(self, config)
+    }
+
+    /// The units to remove to delete the subtrees `nodes` (ascending ids),
+    /// including one separator per deleted element of a separated list so
+    /// that `[1, 2, 3]` minus `2` is `[1, 3]`.
+    pub fn deletion_delta(&self, nodes: &[NodeId], config: &Configuration) -> Delta {
+        let mut delta = Delta::new();
+        let mut i = 0;
+        while i < nodes.len() {
+            let n = nodes[i];
+            let parent = self.parent(n);
+            match parent {
+                Some(p) if self.grammar.has_separators(self.kind(p)) => {
+                    // All deleted siblings under `p`, in order.
+                    let mut j = i;
+                    while j < nodes.len() && self.parent(nodes[j]) == Some(p) {
+                        j += 1;
+                    }
+                    self.separated_deletion(p, &nodes[i..j], config, &mut delta);
+                    i = j;
+                }
+                _ => {
+                    delta.push(self.tokens(n));
+                    i += 1;
+                }
+            }
+        }
+        delta
+    }
+
+    fn is_separator_child(&self, p: NodeId, c: NodeId) -> bool {
+        self.is_leaf(c) && self.grammar.is_separator(self.kind(p), self.kind(c))
+    }
+
+    /// Deletes `deleted` (children of `p`, ascending) and, for each maximal run
+    /// of them, the separators before its elements — or after them when no
+    /// kept element precedes the run.
+    fn separated_deletion(
+        &self,
+        p: NodeId,
+        deleted: &[NodeId],
+        config: &Configuration,
+        delta: &mut Delta,
+    ) {
+        let siblings = self.children(p);
+        let mut ranges = Vec::new();
+        let mut kept_before = {
+            // Is there a present, non-deleted element before the first deleted one?
+            let first = self.child_index[deleted[0] as usize] as usize;
+            siblings[..first]
+                .iter()
+                .rev()
+                .any(|&s| !self.is_separator_child(p, s) && self.present(s, config))
+        };
+        let mut k = 0;
+        while k < deleted.len() {
+            let e = deleted[k];
+            let at = self.child_index[e as usize] as usize;
+            ranges.push(self.tokens(e));
+            let sep = if kept_before {
+                siblings[..at]
+                    .iter()
+                    .rev()
+                    .find(|&&s| self.present(s, config))
+                    .filter(|&&s| self.is_separator_child(p, s))
+            } else {
+                siblings[at + 1..]
+                    .iter()
+                    .find(|&&s| self.present(s, config))
+                    .filter(|&&s| self.is_separator_child(p, s))
+            };
+            if let Some(&s) = sep {
+                ranges.push(self.tokens(s));
+            }
+            // Does a kept element sit between this deleted element and the next?
+            if let Some(&next) = deleted.get(k + 1) {
+                let next_at = self.child_index[next as usize] as usize;
+                if siblings[at + 1..next_at]
+                    .iter()
+                    .any(|&s| !self.is_separator_child(p, s) && self.present(s, config))
+                {
+                    kept_before = true;
+                }
+            }
+            k += 1;
+        }
+        for r in ranges {
+            delta.push(r);
+        }
+    }
+
+    /// The slot `n` effectively fills: climb from `n` through ancestors that
+    /// no longer exist to the first whose parent is live (Perses' anchor).
+    pub fn anchor_of(&self, n: NodeId, live: &Liveness) -> NodeId {
+        let mut anchor = n;
+        while let Some(p) = self.parent(anchor) {
+            if p == 0 || live.is_live(p) {
+                break;
+            }
+            anchor = p;
+        }
+        anchor
+    }
+
+    /// Whether `d` may take `n`'s place: its kind must fit the slot `n`
+    /// effectively fills. The root fills no slot.
+    pub fn can_replace(&self, n: NodeId, d: NodeId, live: &Liveness) -> bool {
+        if n == d {
+            return false;
+        }
+        let anchor = self.anchor_of(n, live);
+        if self.parent(anchor).is_none() {
+            return false;
+        }
+        match self.slot(anchor) {
+            Some(slot) => self.grammar.slot(slot).accepts(self.kind(d)),
+            None => self.kind(d) == self.kind(anchor),
+        }
+    }
+}
+
+/// Which nodes still exist in a configuration.
+///
+/// A token exists iff it is kept. A node with mandatory parts exists iff all
+/// of them exist (and, for a one-or-more slot, at least one of its elements);
+/// a node with no mandatory parts (a bare list) exists iff its parent does.
+pub struct Liveness {
+    live: BitSet,
+}
+
+impl Liveness {
+    fn compute(tree: &Tree, config: &Configuration) -> Self {
+        let n = tree.len() as u32;
+        // intrinsic[n]: Some(all mandatory parts exist), None = depends on the parent.
+        let mut intrinsic: Vec<Option<bool>> = vec![None; n as usize];
+        for id in (0..n).rev() {
+            if tree.is_leaf(id) {
+                let t = tree.tokens(id);
+                intrinsic[id as usize] = Some(t.start < t.end && config.kept.contains(t.start));
+                continue;
+            }
+            let mut has_mandatory = false;
+            let mut ok = true;
+            let mut plus_slots: Vec<(SlotId, bool)> = Vec::new();
+            for &c in tree.children(id) {
+                match tree.role(c) {
+                    Role::Mandatory => {
+                        has_mandatory = true;
+                        // A child that depends on its parent exists iff this node does.
+                        if intrinsic[c as usize] == Some(false) {
+                            ok = false;
+                        }
+                    }
+                    Role::PlusElem => {
+                        has_mandatory = true;
+                        let exists = intrinsic[c as usize] != Some(false);
+                        let slot = tree.slot(c).unwrap_or(NONE);
+                        match plus_slots.iter_mut().find(|(s, _)| *s == slot) {
+                            Some((_, any)) => *any |= exists,
+                            None => plus_slots.push((slot, exists)),
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            if plus_slots.iter().any(|&(_, any)| !any) {
+                ok = false;
+            }
+            intrinsic[id as usize] = has_mandatory.then_some(ok);
+        }
+        let mut live = BitSet::empty(n);
+        for id in 0..n {
+            let is_live = match intrinsic[id as usize] {
+                Some(v) => v,
+                None => match tree.parent(id) {
+                    None => true,
+                    Some(p) => live.contains(p),
+                },
+            };
+            if is_live {
+                live.insert(id);
+            }
+        }
+        Liveness { live }
+    }
+
+    pub fn is_live(&self, n: NodeId) -> bool {
+        self.live.contains(n)
+    }
+}
+
+/// Streams nodes in preorder into a [`Tree`] and its [`Units`].
+pub struct TreeBuilder {
+    grammar: Grammar,
+    source: Vec<u8>,
+    kind: Vec<KindId>,
+    parent: Vec<NodeId>,
+    slot: Vec<SlotId>,
+    role: Vec<Role>,
+    rank: Vec<u32>,
+    token_start: Vec<u32>,
+    token_end: Vec<u32>,
+    depth: Vec<u32>,
+    subtree_end: Vec<NodeId>,
+    unit_starts: Vec<u32>,
+    leaf_of_unit: Vec<NodeId>,
+    open: Vec<NodeId>,
+    parse_errors: usize,
+}
+
+/// How a node enters the builder.
+pub struct NodeSpec<'a> {
+    pub kind: KindId,
+    /// The field it fills in its parent, if any.
+    pub field: Option<&'a str>,
+    /// Overrides the role the grammar would give (extras, errors).
+    pub role: Option<Role>,
+    /// Order key; defaults to the preorder index.
+    pub rank: Option<u32>,
+}
+
+impl TreeBuilder {
+    pub fn new(grammar: Grammar, source: Vec<u8>) -> Self {
+        TreeBuilder {
+            grammar,
+            source,
+            kind: Vec::new(),
+            parent: Vec::new(),
+            slot: Vec::new(),
+            role: Vec::new(),
+            rank: Vec::new(),
+            token_start: Vec::new(),
+            token_end: Vec::new(),
+            depth: Vec::new(),
+            subtree_end: Vec::new(),
+            unit_starts: Vec::new(),
+            leaf_of_unit: Vec::new(),
+            open: Vec::new(),
+            parse_errors: 0,
+        }
+    }
+
+    pub fn grammar(&mut self) -> &mut Grammar {
+        &mut self.grammar
+    }
+
+    /// Counts a parse error (ERROR or MISSING) found while building.
+    pub fn note_parse_error(&mut self) {
+        self.parse_errors += 1;
+    }
+
+    fn push(&mut self, spec: NodeSpec<'_>) -> NodeId {
+        let id = self.kind.len() as NodeId;
+        let parent = self.open.last().copied().unwrap_or(NONE);
+        let (slot, role) = if parent == NONE {
+            (NONE, Role::Mandatory)
+        } else {
+            let named = self.grammar.is_named(spec.kind);
+            let slot = self
+                .grammar
+                .slot_of(self.kind[parent as usize], spec.field, named);
+            let mut role = match spec.role {
+                Some(r) => r,
+                None => slot.map_or(Role::Mandatory, |s| self.grammar.slot(s).role()),
+            };
+            if self.grammar.never_deleted(spec.kind) && !matches!(role, Role::Error) {
+                role = Role::Mandatory;
+            }
+            (slot.unwrap_or(NONE), role)
+        };
+        self.kind.push(spec.kind);
+        self.parent.push(parent);
+        self.slot.push(slot);
+        self.role.push(role);
+        self.rank.push(spec.rank.unwrap_or(id));
+        let units = self.leaf_of_unit.len() as u32;
+        self.token_start.push(units);
+        self.token_end.push(units);
+        self.depth.push(self.open.len() as u32);
+        self.subtree_end.push(id + 1);
+        id
+    }
+
+    /// Opens an internal node; its children follow until [`Self::close`].
+    pub fn open(&mut self, spec: NodeSpec<'_>) {
+        let id = self.push(spec);
+        self.open.push(id);
+    }
+
+    /// Closes the innermost open node.
+    pub fn close(&mut self) {
+        let id = self.open.pop().expect("close without open");
+        let end = self.kind.len() as NodeId;
+        self.subtree_end[id as usize] = end;
+        self.token_end[id as usize] = self.leaf_of_unit.len() as u32;
+    }
+
+    /// Adds a token covering `bytes` of the source (non-empty, after the previous token).
+    pub fn token(&mut self, spec: NodeSpec<'_>, bytes: Range<usize>) {
+        let id = self.push(spec);
+        debug_assert!(bytes.start < bytes.end);
+        let start = if self.unit_starts.is_empty() {
+            0
+        } else {
+            bytes.start as u32
+        };
+        self.unit_starts.push(start);
+        self.leaf_of_unit.push(id);
+        self.token_end[id as usize] = self.leaf_of_unit.len() as u32;
+    }
+
+    /// The finished tree and its token units.
+    pub fn finish(mut self) -> (Tree, Units) {
+        while !self.open.is_empty() {
+            self.close();
+        }
+        let n = self.kind.len();
+        let mut child_count = vec![0u32; n + 1];
+        for &p in &self.parent {
+            if p != NONE {
+                child_count[p as usize] += 1;
+            }
+        }
+        let mut child_offsets = vec![0u32; n + 1];
+        for i in 0..n {
+            child_offsets[i + 1] = child_offsets[i] + child_count[i];
+        }
+        let mut fill = child_offsets.clone();
+        let mut children = vec![0; n.saturating_sub(1)];
+        let mut child_index = vec![0u32; n];
+        for id in 0..n {
+            let p = self.parent[id];
+            if p != NONE {
+                let at = fill[p as usize];
+                children[at as usize] = id as NodeId;
+                child_index[id] = at - child_offsets[p as usize];
+                fill[p as usize] += 1;
+            }
+        }
+        let tokens = self
+            .token_start
+            .iter()
+            .zip(&self.token_end)
+            .map(|(&a, &b)| a..b)
+            .collect();
+        let max_depth = self.depth.iter().copied().max().unwrap_or(0);
+        let units = Units::from_starts(self.source, self.unit_starts, true);
+        let tree = Tree {
+            grammar: Arc::new(self.grammar),
+            kind: self.kind,
+            parent: self.parent,
+            child_offsets,
+            children,
+            child_index,
+            slot: self.slot,
+            role: self.role,
+            tokens,
+            depth: self.depth,
+            rank: self.rank,
+            subtree_end: self.subtree_end,
+            leaf_of_unit: self.leaf_of_unit,
+            max_depth,
+            parse_errors: self.parse_errors,
+        };
+        (tree, units)
+    }
+}

@@ -1,0 +1,213 @@
+//! Trees built by hand, for the tutorial's examples and for tests.
+//!
+//! A toy tree names its nodes with explicit ids (as the tutorial does); the
+//! ids become the nodes' ranks, so list order and tie-breaks follow them
+//! exactly as in the tutorial. Leaves carry their text; the input is the
+//! leaves' texts joined by spaces.
+
+use std::collections::BTreeMap;
+
+use crate::grammar::{Grammar, KindId};
+use crate::tree::{NodeSpec, Tree, TreeBuilder};
+use crate::units::Units;
+
+/// Grammar of the tutorial's first trees: every node may hold any nodes, and
+/// every node but the root may be deleted.
+pub const GENERIC_NODE_TYPES: &str = r#"[
+  {"type": "node", "named": true, "fields": {},
+   "children": {"multiple": true, "required": false, "types": [{"type": "node", "named": true}]}}
+]"#;
+
+/// Grammar of the tutorial's Perses and T-PDD examples:
+/// `func ::= "int" "main" "(" ")" block`, `block ::= "{" stmt* "}"`,
+/// `stmt ::= if_stmt | block | call`, `if_stmt ::= "if" "(" expr ")" block`,
+/// `call ::= identifier "(" ")" ";"`, `expr ::= identifier`.
+/// As in the tutorial, the statement list is a node of its own.
+pub const NESTED_IF_NODE_TYPES: &str = r#"[
+  {"type": "stmt", "named": true, "subtypes": [
+    {"type": "if_stmt", "named": true}, {"type": "block", "named": true}, {"type": "call", "named": true}]},
+  {"type": "func", "named": true, "fields": {
+    "body": {"multiple": false, "required": true, "types": [{"type": "block", "named": true}]}}},
+  {"type": "block", "named": true, "fields": {
+    "list": {"multiple": false, "required": true, "types": [{"type": "stmt_list", "named": true}]}}},
+  {"type": "stmt_list", "named": true, "fields": {},
+   "children": {"multiple": true, "required": false, "types": [{"type": "stmt", "named": true}]}},
+  {"type": "if_stmt", "named": true, "fields": {
+    "condition": {"multiple": false, "required": true, "types": [{"type": "expr", "named": true}]},
+    "body": {"multiple": false, "required": true, "types": [{"type": "block", "named": true}]}}},
+  {"type": "call", "named": true, "fields": {
+    "function": {"multiple": false, "required": true, "types": [{"type": "identifier", "named": true}]}}},
+  {"type": "expr", "named": true, "fields": {
+    "name": {"multiple": false, "required": true, "types": [{"type": "identifier", "named": true}]}}},
+  {"type": "identifier", "named": true},
+  {"type": "int", "named": false}, {"type": "main", "named": false}, {"type": "if", "named": false},
+  {"type": "(", "named": false}, {"type": ")", "named": false},
+  {"type": "{", "named": false}, {"type": "}", "named": false}, {"type": ";", "named": false}
+]"#;
+
+struct ToyNode {
+    kind: KindId,
+    label: String,
+    children: Vec<(Option<String>, u32)>,
+}
+
+/// Builds a tree from nodes named by explicit ids.
+pub struct ToyBuilder {
+    grammar: Grammar,
+    nodes: BTreeMap<u32, ToyNode>,
+    next: u32,
+}
+
+impl ToyBuilder {
+    /// A builder over the given `node-types.json`.
+    pub fn new(node_types: &str) -> Self {
+        ToyBuilder {
+            grammar: Grammar::from_node_types("toy", node_types).expect("toy grammar is valid"),
+            nodes: BTreeMap::new(),
+            next: 0,
+        }
+    }
+
+    /// A builder where every node is a deletable `node` ([`GENERIC_NODE_TYPES`]).
+    pub fn generic() -> Self {
+        ToyBuilder::new(GENERIC_NODE_TYPES)
+    }
+
+    /// Adds node `id` of the generic kind: a leaf with text `label` when
+    /// `children` is empty.
+    pub fn insert(&mut self, id: u32, label: &str, children: &[u32]) {
+        let kind = self.grammar.kind_id("node", true);
+        let children = children.iter().map(|&c| (None, c)).collect();
+        self.nodes.insert(
+            id,
+            ToyNode {
+                kind,
+                label: label.to_string(),
+                children,
+            },
+        );
+        self.next = self.next.max(id + 1);
+    }
+
+    /// Adds a node with the next free id and returns it. `kind` is a named
+    /// kind of the grammar; children are (field, id) pairs.
+    pub fn node(&mut self, kind: &str, children: &[(Option<&str>, u32)]) -> u32 {
+        let kind = self.grammar.kind_id(kind, true);
+        let id = self.next;
+        self.next += 1;
+        let children = children
+            .iter()
+            .map(|(f, c)| (f.map(str::to_string), *c))
+            .collect();
+        self.nodes.insert(
+            id,
+            ToyNode {
+                kind,
+                label: String::new(),
+                children,
+            },
+        );
+        id
+    }
+
+    /// Adds an anonymous token (`if`, `(`, ...) with the next free id.
+    pub fn tok(&mut self, text: &str) -> u32 {
+        let kind = self.grammar.kind_id(text, false);
+        self.leaf_of(kind, text)
+    }
+
+    /// Adds a named leaf (an identifier) with the next free id.
+    pub fn named_leaf(&mut self, kind: &str, text: &str) -> u32 {
+        let kind = self.grammar.kind_id(kind, true);
+        self.leaf_of(kind, text)
+    }
+
+    fn leaf_of(&mut self, kind: KindId, text: &str) -> u32 {
+        let id = self.next;
+        self.next += 1;
+        self.nodes.insert(
+            id,
+            ToyNode {
+                kind,
+                label: text.to_string(),
+                children: Vec::new(),
+            },
+        );
+        id
+    }
+
+    /// The tree rooted at `root`; leaves' labels, joined by spaces, are the input.
+    pub fn build(self, root: u32) -> (Tree, Units) {
+        // Lay out the source first: leaves in preorder.
+        let mut order = Vec::new();
+        let mut stack = vec![(root, None::<String>)];
+        while let Some((id, field)) = stack.pop() {
+            order.push((id, field));
+            let node = &self.nodes[&id];
+            for (f, c) in node.children.iter().rev() {
+                stack.push((*c, f.clone()));
+            }
+        }
+        let mut source = Vec::new();
+        let mut spans = BTreeMap::new();
+        for (id, _) in &order {
+            let node = &self.nodes[id];
+            if node.children.is_empty() {
+                if !source.is_empty() {
+                    source.push(b' ');
+                }
+                let start = source.len();
+                source.extend_from_slice(node.label.as_bytes());
+                spans.insert(*id, start..source.len());
+            }
+        }
+        let mut b = TreeBuilder::new(self.grammar, source);
+        let mut open: Vec<(u32, usize)> = Vec::new(); // (id, children left)
+        for (id, field) in order {
+            while let Some((_, 0)) = open.last() {
+                open.pop();
+                b.close();
+            }
+            if let Some((_, left)) = open.last_mut() {
+                *left -= 1;
+            }
+            let node = &self.nodes[&id];
+            let spec = NodeSpec {
+                kind: node.kind,
+                field: field.as_deref(),
+                role: None,
+                rank: Some(id),
+            };
+            if node.children.is_empty() {
+                b.token(spec, spans[&id].clone());
+            } else {
+                b.open(spec);
+                open.push((id, node.children.len()));
+            }
+        }
+        b.finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::configuration::Configuration;
+
+    #[test]
+    fn a_toy_tree_renders_its_leaves_in_order() {
+        let mut b = ToyBuilder::generic();
+        b.insert(0, "", &[1, 2]);
+        b.insert(1, "", &[3, 4]);
+        b.insert(2, "c", &[]);
+        b.insert(3, "a", &[]);
+        b.insert(4, "b", &[]);
+        let (tree, units) = b.build(0);
+        assert_eq!(units.render(&Configuration::full(units.len())), b"a b c");
+        assert_eq!(tree.tokens(0), 0..3);
+        assert_eq!(tree.children(0).len(), 2);
+        assert_eq!(tree.descendants(1), 2..4);
+        assert!(tree.deletable(1) && !tree.deletable(0));
+        assert_eq!(tree.depth(2), 2);
+    }
+}
