@@ -5,7 +5,10 @@
 //! first, keeping only each chunk (deleting its complement), then deleting
 //! each chunk. Any success ends the pass, and the next pass starts again at
 //! n = 2. A pass that finds nothing has tried every single-element deletion,
-//! so the result is 1-minimal. Worst case O(n²) tests.
+//! so the result is 1-minimal. Worst case O(n²) tests. No parameters.
+//!
+//! The schedule itself ([`Schedule`]) is shared with WDD, which only cuts
+//! the chunks by weight instead of by count.
 
 use crate::policy::{ElemList, ListMinimizer, Selection, complement};
 
@@ -18,39 +21,43 @@ enum Phase {
     Drop,
 }
 
-/// The tutorial's ddmin: no state beyond the position inside one pass.
+/// ddmin's schedule within one pass, over any cut of the list into
+/// contiguous chunks: granularities n = 2, 4, 8, … up to the length, at each
+/// first keep-only-chunk then drop-chunk proposals. Shared by ddmin (chunks
+/// of equal count) and WDD (chunks of equal weight).
 #[derive(Clone, Debug)]
-pub struct DdMin {
+pub(crate) struct Schedule {
     len: u32,
     n: u32,
     phase: Phase,
     index: u32,
+    /// Chunk `i` of granularity `n` is `bounds[i]..bounds[i + 1]`; empty
+    /// until the granularity's chunks have been cut.
+    bounds: Vec<u32>,
     done: bool,
 }
 
-impl Default for DdMin {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-impl DdMin {
-    pub fn new() -> Self {
-        DdMin {
+impl Schedule {
+    /// A schedule with nothing to propose until [`Schedule::start`].
+    pub(crate) fn new() -> Self {
+        Schedule {
             len: 0,
             n: 2,
             phase: Phase::KeepOnly,
             index: 0,
+            bounds: Vec::new(),
             done: true,
         }
     }
 
-    fn chunk_size(&self) -> u32 {
-        self.len.div_ceil(self.n)
-    }
-
-    fn chunk_count(&self) -> u32 {
-        self.len.div_ceil(self.chunk_size())
+    /// A pass over `len` elements begins, at n = 2.
+    pub(crate) fn start(&mut self, len: u32) {
+        self.len = len;
+        self.n = 2;
+        self.phase = Phase::KeepOnly;
+        self.index = 0;
+        self.bounds.clear();
+        self.done = len == 0;
     }
 
     /// Moves to the next granularity; false when the list is done.
@@ -61,32 +68,19 @@ impl DdMin {
         self.n = (2 * self.n).min(self.len);
         self.phase = Phase::KeepOnly;
         self.index = 0;
+        self.bounds.clear();
         true
     }
-}
 
-/// Splits `len` positions into chunks of `size` and returns chunk `i`.
-pub(crate) fn chunk(len: u32, size: u32, i: u32) -> std::ops::Range<u32> {
-    let start = i * size;
-    start..(start + size).min(len)
-}
-
-impl ListMinimizer for DdMin {
-    fn name(&self) -> String {
-        "ddmin".into()
-    }
-
-    fn start_pass(&mut self, elems: &ElemList) {
-        self.len = elems.len() as u32;
-        self.n = 2;
-        self.phase = Phase::KeepOnly;
-        self.index = 0;
-        self.done = self.len == 0;
-    }
-
-    fn next_deletion(&mut self) -> Option<Selection> {
+    /// The next deletion of the pass. `cut(len, n, bounds)` fills `bounds`
+    /// with the chunk boundaries of granularity `n`: `0`, the start of each
+    /// further chunk, then `len`; chunks must not be empty.
+    pub(crate) fn next(&mut self, cut: impl Fn(u32, u32, &mut Vec<u32>)) -> Option<Selection> {
         while !self.done {
-            let count = self.chunk_count();
+            if self.bounds.is_empty() {
+                cut(self.len, self.n, &mut self.bounds);
+            }
+            let count = self.bounds.len() as u32 - 1;
             if self.index >= count {
                 match self.phase {
                     Phase::KeepOnly => {
@@ -101,7 +95,8 @@ impl ListMinimizer for DdMin {
                 }
                 continue;
             }
-            let piece = chunk(self.len, self.chunk_size(), self.index);
+            let i = self.index as usize;
+            let piece = self.bounds[i]..self.bounds[i + 1];
             self.index += 1;
             let selection = match self.phase {
                 Phase::KeepOnly => complement(std::slice::from_ref(&piece), self.len),
@@ -112,6 +107,49 @@ impl ListMinimizer for DdMin {
             }
         }
         None
+    }
+}
+
+/// Cuts `len` positions into chunks of ⌈len/n⌉ (the last may be shorter, so
+/// there can be fewer than `n` chunks).
+fn even_bounds(len: u32, n: u32, bounds: &mut Vec<u32>) {
+    let size = len.div_ceil(n).max(1);
+    bounds.clear();
+    bounds.extend((0..len).step_by(size as usize));
+    bounds.push(len);
+}
+
+/// The tutorial's ddmin: no state beyond the position inside one pass.
+#[derive(Clone, Debug)]
+pub struct DdMin {
+    schedule: Schedule,
+}
+
+impl Default for DdMin {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl DdMin {
+    pub fn new() -> Self {
+        DdMin {
+            schedule: Schedule::new(),
+        }
+    }
+}
+
+impl ListMinimizer for DdMin {
+    fn name(&self) -> String {
+        "ddmin".into()
+    }
+
+    fn start_pass(&mut self, elems: &ElemList) {
+        self.schedule.start(elems.len() as u32);
+    }
+
+    fn next_deletion(&mut self) -> Option<Selection> {
+        self.schedule.next(even_bounds)
     }
 
     fn clone_box(&self) -> Box<dyn ListMinimizer> {

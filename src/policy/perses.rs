@@ -1,0 +1,330 @@
+//! Perses: syntax-guided reduction by node replacement and list deletion.
+//!
+//! Why: deleting whole subtrees (HDD) cannot free a statement from the
+//! wrappers around it (`if (c) { crash(); }`). Perses adds *replacement*:
+//! keep a compatible descendant `d` of a node `n` and delete everything else
+//! under `n`, so `{ if (c1) { if (c2) { crash(); } } }` becomes `{ crash(); }`
+//! in one test, while the result stays grammatical.
+//!
+//! One pass, as in the tutorial:
+//! 1. kept-token sizes of every node ([`Tree::sizes`], a prefix sum) and the
+//!    live internal nodes sorted by size descending, then rank ascending;
+//! 2. the *active list* is picked: a list is a node with at least one
+//!    deletable child (the toy grammar's `stmt_list`; in a real grammar any
+//!    node with optional, list or extra children). The active list stays the
+//!    same while it is live and not finished; otherwise the largest live list
+//!    not in `done` is taken and gets a fresh list minimizer;
+//! 3. replacements first: for every live internal node `n` in that order,
+//!    every present, live proper descendant `d` with
+//!    [`Tree::can_replace`]`(n, d)`, smallest `d` first (then rank), each
+//!    proposing to delete the tokens of `n` not under `d` when that is not
+//!    empty;
+//! 4. then the active list's deletions, from its minimizer (kept across
+//!    passes) over its present deletable children in rank order.
+//!
+//! `on_reduced` forwards the pass's outcome to the active list's minimizer
+//! in its own space (the list's surviving elements). A success clears
+//! `done` (a deletion that failed may pass once the program shrank
+//! elsewhere); a list whose minimizer reports itself minimal joins `done`.
+//! The run ends after a pass that finds nothing while no list is active.
+//!
+//! Guarantee: at the end no single replacement (within the depth bound) and
+//! no deletion the inner minimizer would try on any list succeeds (for a
+//! 1-minimal inner minimizer, every list is 1-minimal).
+//!
+//! Cost per pass: O(nodes + units) for sizes and liveness, O(m log m) to
+//! sort the m live internal nodes. Replacement candidates are generated
+//! lazily, one node `n` at a time: only when the previous `n`'s candidates
+//! are exhausted is the next `n`'s subtree scanned (pruning subtrees with no
+//! kept token) and its candidates sorted. Scanning every `n`'s whole subtree
+//! would cost O(Σ subtree sizes) = O(nodes × depth) per pass, quadratic on
+//! deep inputs, so `max_replacement_depth` bounds how far below `n` the scan
+//! goes: with bound k a pass scans at most O(k × nodes) nodes in total (each
+//! node is within k levels of at most k ancestors). `None` is unbounded, as
+//! in the tutorial and its tests; the CLI passes a bound (real Perses uses a
+//! bounded BFS of depth 4–5 too).
+//!
+//! Options ([`PersesOptions`]): `max_replacement_depth`.
+
+use std::sync::Arc;
+
+use crate::bitset::BitSet;
+use crate::configuration::{Configuration, Delta, Proposal};
+use crate::policy::{ElemList, ListMinimizer, Minimizer, MinimizerSettings, Policy};
+use crate::tree::{Liveness, NodeId, Tree};
+
+/// How Perses searches.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PersesOptions {
+    /// How many levels below a node the search for a replacing descendant
+    /// goes (`None`: the whole subtree, as in the tutorial).
+    pub max_replacement_depth: Option<u32>,
+}
+
+/// What a pass knows about its configuration; immutable, shared by clones.
+struct PassData {
+    live: Liveness,
+    /// Kept tokens under each node.
+    size: Vec<u32>,
+    /// Live internal nodes, largest first, then by rank.
+    order: Vec<NodeId>,
+}
+
+/// Where a pass is.
+#[derive(Clone)]
+enum Phase {
+    /// Replacing `order[node_at - 1]` by `cands[next..]`; when those run out,
+    /// the candidates of `order[node_at]` are computed.
+    Replace {
+        node_at: usize,
+        node: NodeId,
+        cands: Arc<Vec<NodeId>>,
+        next: usize,
+    },
+    /// The active list's deletions.
+    Delete,
+}
+
+/// Syntax-guided reduction: replacements, then deletions from one active list.
+#[derive(Clone)]
+pub struct Perses {
+    tree: Arc<Tree>,
+    /// Nodes with at least one deletable child.
+    is_list: Arc<BitSet>,
+    inner: Minimizer,
+    settings: MinimizerSettings,
+    options: PersesOptions,
+    /// This pass's data (`None` before the first pass).
+    pass: Option<Arc<PassData>>,
+    phase: Phase,
+    active: Option<NodeId>,
+    minimizer: Option<Box<dyn ListMinimizer>>,
+    /// The active list's elements this pass, in rank order.
+    elems: Arc<Vec<NodeId>>,
+    /// Lists whose minimizer found nothing more; cleared on any success.
+    done: Arc<BitSet>,
+}
+
+impl Perses {
+    pub fn new(
+        tree: Arc<Tree>,
+        inner: Minimizer,
+        settings: MinimizerSettings,
+        options: PersesOptions,
+    ) -> Self {
+        let n = tree.len() as u32;
+        let mut is_list = BitSet::empty(n);
+        for id in 0..n {
+            if tree.children(id).iter().any(|&c| tree.deletable(c)) {
+                is_list.insert(id);
+            }
+        }
+        Perses {
+            tree,
+            is_list: Arc::new(is_list),
+            inner,
+            settings,
+            options,
+            pass: None,
+            phase: Phase::Delete,
+            active: None,
+            minimizer: None,
+            elems: Arc::new(Vec::new()),
+            done: Arc::new(BitSet::empty(n)),
+        }
+    }
+
+    fn pass(&self) -> &PassData {
+        self.pass.as_deref().expect("start_pass comes first")
+    }
+
+    /// Keeps the active list while it is live and unfinished; otherwise
+    /// takes the largest live list not done, with a fresh minimizer.
+    fn pick_active(&mut self) {
+        let pass = self.pass();
+        if let Some(a) = self.active
+            && !self.done.contains(a)
+            && pass.live.is_live(a)
+        {
+            return;
+        }
+        let next = pass
+            .order
+            .iter()
+            .copied()
+            .find(|&n| self.is_list.contains(n) && !self.done.contains(n));
+        if next != self.active {
+            self.active = next;
+            self.minimizer = None;
+        }
+    }
+
+    /// The present deletable children of `list`, in rank order.
+    fn elems_of(&self, list: NodeId, config: &Configuration) -> Vec<NodeId> {
+        let tree = &self.tree;
+        let mut elems: Vec<NodeId> = tree
+            .children(list)
+            .iter()
+            .copied()
+            .filter(|&c| tree.deletable(c) && tree.present(c, config))
+            .collect();
+        elems.sort_by_key(|&c| tree.rank(c));
+        elems
+    }
+
+    fn elem_list(&self, elems: &[NodeId], config: &Configuration) -> ElemList {
+        ElemList {
+            ids: elems.iter().map(|&n| self.tree.rank(n)).collect(),
+            weights: elems
+                .iter()
+                .map(|&n| self.tree.size(n, config) as u64)
+                .collect(),
+        }
+    }
+
+    /// The descendants that may replace `n`, smallest first, then by rank:
+    /// present, live, fitting the slot `n` effectively fills, and at most
+    /// `max_replacement_depth` levels below `n`.
+    fn candidates(&self, n: NodeId) -> Vec<NodeId> {
+        let tree = &self.tree;
+        let pass = self.pass();
+        let anchor = tree.anchor_of(n, &pass.live);
+        if tree.parent(anchor).is_none() {
+            return Vec::new(); // the root fills no slot
+        }
+        let limit = self
+            .options
+            .max_replacement_depth
+            .map_or(u32::MAX, |k| tree.depth(n).saturating_add(k));
+        let mut out = Vec::new();
+        let mut stack: Vec<NodeId> = tree.children(n).to_vec();
+        while let Some(d) = stack.pop() {
+            if pass.size[d as usize] == 0 || tree.depth(d) > limit {
+                continue;
+            }
+            if pass.live.is_live(d) && tree.fits_slot_of(anchor, d) {
+                out.push(d);
+            }
+            stack.extend_from_slice(tree.children(d));
+        }
+        out.sort_by_key(|&d| (pass.size[d as usize], tree.rank(d)));
+        out
+    }
+
+    /// The next replacement of this pass, if any.
+    fn next_replacement(&mut self) -> Option<Proposal> {
+        loop {
+            let Phase::Replace {
+                node_at,
+                node,
+                cands,
+                next,
+            } = &mut self.phase
+            else {
+                return None;
+            };
+            if let Some(&d) = cands.get(*next) {
+                *next += 1;
+                let n = *node;
+                let size = &self.pass.as_deref().expect("in a pass").size;
+                if size[n as usize] > size[d as usize] {
+                    let (outer, inner) = (self.tree.tokens(n), self.tree.tokens(d));
+                    let delta =
+                        Delta::from_ranges(vec![outer.start..inner.start, inner.end..outer.end]);
+                    return Some(Proposal::delete(delta));
+                }
+                continue;
+            }
+            let order = &self.pass.as_deref().expect("in a pass").order;
+            let Some(&n) = order.get(*node_at) else {
+                self.phase = Phase::Delete;
+                return None;
+            };
+            let at = *node_at + 1;
+            let cands = Arc::new(self.candidates(n));
+            self.phase = Phase::Replace {
+                node_at: at,
+                node: n,
+                cands,
+                next: 0,
+            };
+        }
+    }
+}
+
+impl Policy for Perses {
+    fn name(&self) -> String {
+        format!("perses+{}", self.inner.name())
+    }
+
+    fn start_pass(&mut self, config: &Configuration) {
+        let tree = &self.tree;
+        let live = tree.liveness(config);
+        let size = tree.sizes(config);
+        let mut order: Vec<NodeId> = (0..tree.len() as NodeId)
+            .filter(|&n| !tree.is_leaf(n) && live.is_live(n))
+            .collect();
+        order.sort_by_key(|&n| (std::cmp::Reverse(size[n as usize]), tree.rank(n)));
+        self.pass = Some(Arc::new(PassData { live, size, order }));
+        self.pick_active();
+        self.phase = Phase::Replace {
+            node_at: 0,
+            node: 0,
+            cands: Arc::new(Vec::new()),
+            next: 0,
+        };
+        match self.active {
+            Some(a) => {
+                let elems = self.elems_of(a, config);
+                let list = self.elem_list(&elems, config);
+                let minimizer = self
+                    .minimizer
+                    .get_or_insert_with(|| self.inner.build(&self.settings));
+                minimizer.start_pass(&list);
+                self.elems = Arc::new(elems);
+            }
+            None => self.elems = Arc::new(Vec::new()),
+        }
+    }
+
+    fn next_proposal(&mut self, config: &Configuration) -> Option<Proposal> {
+        if let Some(p) = self.next_replacement() {
+            return Some(p);
+        }
+        self.active?;
+        let selection = self.minimizer.as_mut()?.next_deletion()?;
+        let mut chosen: Vec<NodeId> = selection
+            .iter()
+            .flat_map(|r| r.clone())
+            .map(|p| self.elems[p as usize])
+            .collect();
+        chosen.sort_unstable();
+        Some(Proposal::delete(self.tree.deletion_delta(&chosen, config)))
+    }
+
+    fn on_reduced(&mut self, reduced: Option<&Configuration>) -> bool {
+        let Some(a) = self.active else {
+            return reduced.is_some(); // a replacements-only pass
+        };
+        let elems = reduced.map(|c| {
+            let nodes = self.elems_of(a, c);
+            self.elem_list(&nodes, c)
+        });
+        let not_minimal = self
+            .minimizer
+            .as_mut()
+            .is_some_and(|m| m.on_reduced(elems.as_ref()));
+        if reduced.is_some() {
+            if !self.done.is_empty() {
+                self.done = Arc::new(BitSet::empty(self.tree.len() as u32));
+            }
+        } else if !not_minimal {
+            Arc::make_mut(&mut self.done).insert(a);
+        }
+        true
+    }
+
+    fn clone_box(&self) -> Box<dyn Policy> {
+        Box::new(self.clone())
+    }
+}
