@@ -6,11 +6,18 @@
 //! [`reducer::Reducer`] loop, which judges candidates with an
 //! [`reducer::Oracle`] (a user script, or any closure in tests).
 
+pub mod app;
 pub mod bitset;
 pub mod cache;
+pub mod cli;
 pub mod configuration;
 pub mod grammar;
+pub mod lang;
+pub mod oracle;
+pub mod output;
+pub mod pipeline;
 pub mod policy;
+pub mod progress;
 pub mod reducer;
 pub mod stats;
 pub mod tree;

@@ -1,0 +1,171 @@
+//! Where the result goes, written so that it is never lost or half-written.
+//!
+//! A file destination is replaced atomically (a temp file in the same
+//! directory, then a rename) after every improvement, so killing `reduce` at
+//! any moment leaves an interesting result and the untouched input. Standard
+//! output is written once, at the end. `--in-place` saves the input as
+//! `INPUT.orig` before the first write.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+
+/// Where the reduced result is written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Destination {
+    File(PathBuf),
+    Stdout,
+    /// Overwrite the input, whose original is kept beside it as `.orig`.
+    InPlace(PathBuf),
+}
+
+/// The default output path: `dir/stem.reduced.ext` beside the input
+/// (`stem.reduced` when it has no extension).
+pub fn default_output(input: &Path) -> PathBuf {
+    let stem = input
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "input".into());
+    let name = match input.extension() {
+        Some(ext) => format!("{stem}.reduced.{}", ext.to_string_lossy()),
+        None => format!("{stem}.reduced"),
+    };
+    input.with_file_name(name)
+}
+
+/// The `.orig` backup path of an input.
+pub fn backup_path(input: &Path) -> PathBuf {
+    let mut name = input.file_name().unwrap_or_default().to_os_string();
+    name.push(".orig");
+    input.with_file_name(name)
+}
+
+impl Destination {
+    /// Checks, before any test runs, that the result can be written here.
+    pub fn check_writable(&self) -> Result<()> {
+        let path = match self {
+            Destination::Stdout => return Ok(()),
+            Destination::File(p) | Destination::InPlace(p) => p,
+        };
+        let dir = parent_dir(path);
+        if !dir.is_dir() {
+            bail!(
+                "cannot write the result to {}: directory {} does not exist",
+                path.display(),
+                dir.display()
+            );
+        }
+        tempfile::Builder::new()
+            .prefix(".reduce-check-")
+            .tempfile_in(dir)
+            .with_context(|| {
+                format!(
+                    "cannot write the result to {}: directory {} is not writable",
+                    path.display(),
+                    dir.display()
+                )
+            })?;
+        if let Destination::InPlace(input) = self {
+            let backup = backup_path(input);
+            if backup.exists() {
+                bail!(
+                    "{} already exists; move it away (it may hold an earlier original) or use -o",
+                    backup.display()
+                );
+            }
+        }
+        Ok(())
+    }
+
+    /// Saves the input's backup for `--in-place`; call once before reducing.
+    pub fn prepare(&self, original: &[u8]) -> Result<()> {
+        if let Destination::InPlace(input) = self {
+            write_atomically(&backup_path(input), original)?;
+        }
+        Ok(())
+    }
+
+    /// Writes an improved result (files only; stdout waits for [`Self::finish`]).
+    pub fn save(&self, bytes: &[u8]) -> Result<()> {
+        match self {
+            Destination::File(p) | Destination::InPlace(p) => write_atomically(p, bytes),
+            Destination::Stdout => Ok(()),
+        }
+    }
+
+    /// Writes the final result.
+    pub fn finish(&self, bytes: &[u8]) -> Result<()> {
+        match self {
+            Destination::Stdout => {
+                let mut out = std::io::stdout().lock();
+                out.write_all(bytes).context("cannot write the result to standard output")?;
+                out.flush().context("cannot write the result to standard output")
+            }
+            _ => self.save(bytes),
+        }
+    }
+
+    /// How to name this destination in messages.
+    pub fn describe(&self) -> String {
+        match self {
+            Destination::File(p) | Destination::InPlace(p) => p.display().to_string(),
+            Destination::Stdout => "standard output".into(),
+        }
+    }
+}
+
+fn parent_dir(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+/// Replaces `path` with `bytes` in one rename, keeping its permissions if it existed.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    let dir = parent_dir(path);
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".reduce-")
+        .tempfile_in(dir)
+        .with_context(|| format!("cannot create a temporary file in {}", dir.display()))?;
+    tmp.write_all(bytes)
+        .and_then(|()| tmp.flush())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    if let Ok(meta) = fs::metadata(path) {
+        let _ = fs::set_permissions(tmp.path(), meta.permissions());
+    }
+    tmp.persist(path)
+        .with_context(|| format!("cannot replace {}", path.display()))?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn default_output_sits_beside_the_input_and_keeps_the_extension() {
+        assert_eq!(default_output(Path::new("dir/crash.c")), Path::new("dir/crash.reduced.c"));
+        assert_eq!(default_output(Path::new("crash")), Path::new("crash.reduced"));
+        assert_eq!(backup_path(Path::new("a/b.json")), Path::new("a/b.json.orig"));
+    }
+
+    #[test]
+    fn an_output_in_a_missing_directory_is_refused_before_reducing() {
+        let d = Destination::File(PathBuf::from("/nonexistent-dir-for-reduce/x.c"));
+        let err = d.check_writable().unwrap_err().to_string();
+        assert!(err.contains("does not exist"), "{err}");
+    }
+
+    #[test]
+    fn atomic_writes_replace_the_whole_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("out.txt");
+        write_atomically(&p, b"first version").unwrap();
+        write_atomically(&p, b"2nd").unwrap();
+        assert_eq!(fs::read(&p).unwrap(), b"2nd");
+        assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+}

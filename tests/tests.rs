@@ -1,0 +1,8 @@
+//! Integration tests: the built `reduce` binary run on the fixtures with real scripts.
+//!
+//! All integration tests build as this one binary (see `[[test]]` in Cargo.toml).
+
+mod flat;
+mod oracle;
+mod tree;
+mod util;

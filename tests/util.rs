@@ -1,0 +1,131 @@
+//! Helpers shared by the integration tests: a sandbox directory per test with
+//! its own TMPDIR, running the binary, and the invariants every end-to-end
+//! run must satisfy.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// A directory owned by one test; `reduce` runs inside it with `TMPDIR` in it.
+pub struct Sandbox {
+    dir: tempfile::TempDir,
+}
+
+impl Sandbox {
+    pub fn new() -> Self {
+        let dir = tempfile::Builder::new().prefix("reduce-it-").tempdir().unwrap();
+        fs::create_dir(dir.path().join("tmp")).unwrap();
+        Sandbox { dir }
+    }
+
+    pub fn path(&self) -> &Path {
+        self.dir.path()
+    }
+
+    /// The TMPDIR every run in this sandbox gets.
+    pub fn tmp(&self) -> PathBuf {
+        self.dir.path().join("tmp")
+    }
+
+    /// Copies `fixtures/<name>/*` into the sandbox (modes kept) and returns the sandbox path.
+    pub fn fixture(&self, name: &str) -> &Path {
+        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(name);
+        for entry in fs::read_dir(&src).unwrap() {
+            let entry = entry.unwrap();
+            fs::copy(entry.path(), self.path().join(entry.file_name())).unwrap();
+        }
+        self.path()
+    }
+
+    /// Writes a file (executable when `exec`).
+    pub fn write(&self, name: &str, text: &str, exec: bool) -> PathBuf {
+        let p = self.path().join(name);
+        fs::write(&p, text).unwrap();
+        if exec {
+            use std::os::unix::fs::PermissionsExt;
+            fs::set_permissions(&p, fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        p
+    }
+
+    pub fn read(&self, name: &str) -> Vec<u8> {
+        fs::read(self.path().join(name)).unwrap()
+    }
+
+    /// Runs `reduce ARGS` in the sandbox.
+    pub fn reduce(&self, args: &[&str]) -> Output {
+        self.reduce_with_stdin(args, None)
+    }
+
+    pub fn reduce_with_stdin(&self, args: &[&str], stdin: Option<&[u8]>) -> Output {
+        use std::io::Write;
+        use std::process::Stdio;
+        let mut child = Command::new(env!("CARGO_BIN_EXE_reduce"))
+            .args(args)
+            .current_dir(self.path())
+            .env("TMPDIR", self.tmp())
+            .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        if let Some(bytes) = stdin {
+            child.stdin.take().unwrap().write_all(bytes).unwrap();
+        }
+        child.wait_with_output().unwrap()
+    }
+
+    /// Nothing is left in the sandbox's TMPDIR.
+    pub fn assert_no_temp_left(&self) {
+        let left: Vec<_> = fs::read_dir(self.tmp()).unwrap().map(|e| e.unwrap().path()).collect();
+        assert!(left.is_empty(), "temporary files left behind: {left:?}");
+    }
+
+    /// Runs the oracle script on `file` the way a user would; true iff it exits 0.
+    pub fn oracle_accepts(&self, oracle: &str, file: &Path) -> bool {
+        let dir = tempfile::tempdir_in(self.tmp()).unwrap();
+        let name = file.file_name().unwrap();
+        fs::copy(file, dir.path().join(name)).unwrap();
+        let ok = Command::new(self.path().join(oracle))
+            .arg(dir.path().join(name))
+            .current_dir(dir.path())
+            .status()
+            .unwrap()
+            .success();
+        drop(dir);
+        ok
+    }
+}
+
+/// Panics with the run's stderr unless it exited with `code`.
+pub fn assert_exit(out: &Output, code: i32) {
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "unexpected exit; stderr:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The invariants every successful end-to-end run must keep: the result passes
+/// the oracle, is no larger than the input, the input is untouched, and
+/// reducing the result again changes nothing.
+pub fn assert_invariants(sb: &Sandbox, oracle: &str, input: &str, original: &[u8], output: &str, args: &[&str]) {
+    let result = sb.read(output);
+    assert_eq!(sb.read(input), original, "the input was modified");
+    assert!(result.len() <= original.len(), "the result grew");
+    assert!(sb.oracle_accepts(oracle, &sb.path().join(output)), "the result is not interesting");
+    // A second run on the result changes nothing.
+    let again = format!("{output}.again");
+    let mut second: Vec<&str> = args.to_vec();
+    second.extend(["--oracle", oracle, output, "-o", &again, "-q"]);
+    let out = sb.reduce(&second);
+    assert_exit(&out, 0);
+    assert_eq!(sb.read(&again), result, "a second run changed the result");
+    sb.assert_no_temp_left();
+}
+
+/// Reads a `--stats-json` file.
+pub fn stats(sb: &Sandbox, name: &str) -> serde_json::Value {
+    serde_json::from_slice(&sb.read(name)).unwrap()
+}
