@@ -85,15 +85,26 @@ pub fn run(cli: Cli, signals: &Signals) -> Result<i32> {
     if let Some(t) = cli.timeout
         && !(t > 0.0 && t.is_finite())
     {
-        bail!("--timeout must be a positive number of seconds, not {t}");
+        return Err(failure(exit::USAGE, format!("--timeout must be a positive number of seconds, not {t}")));
     }
     if cli.jobs == Some(0) {
-        bail!("-j/--jobs must be at least 1");
+        return Err(failure(exit::USAGE, "-j/--jobs must be at least 1"));
     }
     if !(cli.p0 > 0.0 && cli.p0 < 1.0) {
-        bail!("--p0 must be strictly between 0 and 1, not {}", cli.p0);
+        return Err(failure(exit::USAGE, format!("--p0 must be strictly between 0 and 1, not {}", cli.p0)));
     }
-    let max_time = cli.max_time.as_deref().map(parse_duration).transpose()?;
+    if !(cli.sigma > 0.0 && cli.sigma <= 1.0) {
+        return Err(failure(exit::USAGE, format!("--sigma must be in (0, 1], not {}", cli.sigma)));
+    }
+    let max_time = cli
+        .max_time
+        .as_deref()
+        .map(parse_duration)
+        .transpose()
+        .map_err(|e| failure(exit::USAGE, format!("{e:#}")))?;
+    if source.is_empty() {
+        bail!("the input {} is empty: there is nothing to reduce", input_arg.display());
+    }
     for f in &cli.copy {
         if !f.is_file() {
             bail!("--copy {}: no such file", f.display());

@@ -295,6 +295,7 @@ impl Oracle for ScriptOracle {
                     Verdict::NotInteresting
                 },
                 timed_out: exit == Exit::Timeout,
+                cancelled: exit == Exit::Cancelled,
             },
             Err(err) => {
                 eprintln!("reduce: a test could not run: {err:#}");

@@ -34,6 +34,8 @@ pub enum Verdict {
 pub struct TestOutcome {
     pub verdict: Verdict,
     pub timed_out: bool,
+    /// The test was stopped before it finished; its verdict means nothing.
+    pub cancelled: bool,
 }
 
 impl From<Verdict> for TestOutcome {
@@ -41,6 +43,7 @@ impl From<Verdict> for TestOutcome {
         TestOutcome {
             verdict,
             timed_out: false,
+            cancelled: false,
         }
     }
 }
@@ -312,6 +315,9 @@ impl<'a> Reducer<'a> {
                         },
                         self.limits.interrupt.as_deref().unwrap_or(&never),
                     );
+                    if outcome.cancelled {
+                        return Err(self.limit_hit().unwrap_or(StopReason::Interrupted));
+                    }
                     let interesting = self.record(key, outcome, phase);
                     observer.on_progress(phase, config);
                     interesting
@@ -347,7 +353,10 @@ impl<'a> Reducer<'a> {
                         let next = job_rx.lock().expect("job queue poisoned").recv();
                         let Ok(job) = next else { return };
                         let outcome = if job.cancel.load(Ordering::SeqCst) {
-                            Verdict::NotInteresting.into()
+                            TestOutcome {
+                                cancelled: true,
+                                ..Verdict::NotInteresting.into()
+                            }
                         } else {
                             let candidate = Candidate {
                                 config: &job.candidate,
@@ -464,6 +473,9 @@ impl<'a> Reducer<'a> {
             match done_rx.recv_timeout(Duration::from_millis(50)) {
                 Ok((id, outcome)) => {
                     running -= 1;
+                    if outcome.cancelled {
+                        continue; // only slots cancelled by an interrupt get here
+                    }
                     if let Some(slot) = slots.iter_mut().find(|s| s.id == id) {
                         let interesting = self.record(slot.key, outcome, phase);
                         slot.result = Some(interesting);

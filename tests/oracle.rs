@@ -78,3 +78,26 @@ fn an_output_in_a_missing_directory_is_refused_before_the_first_test() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("does not exist"));
     assert!(!sb.path().join("calls").exists(), "the oracle ran before the output was checked");
 }
+
+#[test]
+fn cancelled_speculative_tests_leave_no_process_and_no_temp_dir() {
+    let sb = Sandbox::new();
+    let text: String = (0..40).map(|i| format!("{i}\n")).collect();
+    sb.write("in.txt", &text, false);
+    // Every test spends a while in a grandchild, so commits cancel running tests.
+    sb.write(
+        "slow.sh",
+        "#!/bin/sh\nsh -c 'sleep 0.3' reduce-fixture-slow-marker\ngrep -qx 7 \"$1\" && grep -qx 31 \"$1\"\n",
+        true,
+    );
+    let out = sb.reduce(&[
+        "--algo", "ddmin", "--unit", "line", "-j", "4", "--oracle", "slow.sh", "in.txt", "--stats-json", "s.json", "-q",
+    ]);
+    assert_exit(&out, 0);
+    assert_eq!(sb.read("in.reduced.txt"), b"7\n31\n");
+    let s: serde_json::Value = serde_json::from_slice(&sb.read("s.json")).unwrap();
+    assert!(s["wasted_tests"].as_u64().unwrap() > 0, "no test was cancelled: {s}");
+    let ps = std::process::Command::new("pgrep").args(["-f", "reduce-fixture-slow-marker"]).output().unwrap();
+    assert!(ps.stdout.is_empty(), "cancelled tests left processes: {}", String::from_utf8_lossy(&ps.stdout));
+    sb.assert_no_temp_left();
+}

@@ -2,7 +2,9 @@
 //!
 //! All integration tests build as this one binary (see `[[test]]` in Cargo.toml).
 
+mod determinism;
 mod flat;
 mod oracle;
+mod reliability;
 mod tree;
 mod util;

@@ -81,10 +81,10 @@ impl Sandbox {
         assert!(left.is_empty(), "temporary files left behind: {left:?}");
     }
 
-    /// Runs the oracle script on `file` the way a user would; true iff it exits 0.
-    pub fn oracle_accepts(&self, oracle: &str, file: &Path) -> bool {
+    /// Runs the oracle script on `file`, copied under the input's name `name`
+    /// into a fresh directory, the way a user would; true iff it exits 0.
+    pub fn oracle_accepts(&self, oracle: &str, file: &Path, name: &str) -> bool {
         let dir = tempfile::tempdir_in(self.tmp()).unwrap();
-        let name = file.file_name().unwrap();
         fs::copy(file, dir.path().join(name)).unwrap();
         let ok = Command::new(self.path().join(oracle))
             .arg(dir.path().join(name))
@@ -114,14 +114,18 @@ pub fn assert_invariants(sb: &Sandbox, oracle: &str, input: &str, original: &[u8
     let result = sb.read(output);
     assert_eq!(sb.read(input), original, "the input was modified");
     assert!(result.len() <= original.len(), "the result grew");
-    assert!(sb.oracle_accepts(oracle, &sb.path().join(output)), "the result is not interesting");
-    // A second run on the result changes nothing.
-    let again = format!("{output}.again");
+    assert!(sb.oracle_accepts(oracle, &sb.path().join(output), input), "the result is not interesting");
+    // A second run on the result (named like the input) changes nothing.
+    let second_dir = sb.path().join("second-run");
+    fs::create_dir_all(&second_dir).unwrap();
+    fs::write(second_dir.join(input), &result).unwrap();
+    let second_input = format!("second-run/{input}");
     let mut second: Vec<&str> = args.to_vec();
-    second.extend(["--oracle", oracle, output, "-o", &again, "-q"]);
+    second.extend(["--oracle", oracle, &second_input, "-o", "second-run/out", "-q"]);
     let out = sb.reduce(&second);
     assert_exit(&out, 0);
-    assert_eq!(sb.read(&again), result, "a second run changed the result");
+    assert_eq!(sb.read("second-run/out"), result, "a second run changed the result");
+    fs::remove_dir_all(&second_dir).unwrap();
     sb.assert_no_temp_left();
 }
 

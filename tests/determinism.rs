@@ -1,0 +1,133 @@
+//! `-j N` commits exactly what `-j 1` commits, for every policy (issue 5).
+//!
+//! In-process oracles sleep a random few milliseconds so that tests finish
+//! out of order; the sequence of committed results must not change.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use reduce::configuration::Configuration;
+use reduce::lang::{Language, SyntaxCheck};
+use reduce::policy::flat::FlatPolicy;
+use reduce::policy::hdd::{Hdd, HddOptions};
+use reduce::policy::perses::{Perses, PersesOptions};
+use reduce::policy::tpdd::{TPdd, TPddOptions};
+use reduce::policy::{Minimizer, MinimizerSettings, Policy};
+use reduce::reducer::{Candidate, Observer, Reducer, SyntaxFilter, Verdict};
+use reduce::tree::Tree;
+use reduce::tree::parse::parse;
+use reduce::units::Units;
+
+/// Records every committed result.
+#[derive(Default)]
+struct Steps(Vec<Vec<u8>>);
+
+impl Observer for Steps {
+    fn on_improved(&mut self, _config: &Configuration, bytes: &[u8]) {
+        self.0.push(bytes.to_vec());
+    }
+}
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+}
+
+/// A C program of `n` statements; the oracle needs the statements named in `needed`.
+fn program(seed: u64, n: usize) -> (String, Vec<String>) {
+    let mut rng = Rng(seed | 1);
+    let mut text = String::from("int g;\n");
+    let mut names = Vec::new();
+    for f in 0..3 {
+        text.push_str(&format!("int f{f}(int a, int b) {{\n"));
+        for i in 0..n {
+            let name = format!("v{f}_{i}");
+            match rng.next() % 3 {
+                0 => text.push_str(&format!("  int {name} = a + {};\n", rng.next() % 100)),
+                1 => text.push_str(&format!("  if (a > {}) {{ g = b; int {name} = 1; }}\n", rng.next() % 9)),
+                _ => text.push_str(&format!("  int {name} = f{}(b, {});\n", f, rng.next() % 7)),
+            }
+            names.push(name);
+        }
+        text.push_str("  return a;\n}\n");
+    }
+    let needed = (0..3).map(|_| names[(rng.next() as usize) % names.len()].clone()).collect();
+    (text, needed)
+}
+
+fn run(units: &Units, filter: &dyn SyntaxFilter, policy: Box<dyn Policy>, needed: &[String], jobs: usize, seed: u64) -> Vec<Vec<u8>> {
+    let oracle = |c: &Candidate<'_>| {
+        // Sleep 0-3 ms, varying with the candidate, so completion order is scrambled.
+        let h = c.bytes.iter().fold(seed, |h, &b| h.wrapping_mul(31).wrapping_add(b as u64));
+        std::thread::sleep(Duration::from_micros(h % 3000));
+        let text = String::from_utf8_lossy(c.bytes);
+        if needed.iter().all(|n| text.contains(n.as_str())) {
+            Verdict::Interesting
+        } else {
+            Verdict::NotInteresting
+        }
+    };
+    let mut reducer = Reducer::new(units, &oracle).with_jobs(jobs).with_filter(Some(filter));
+    let mut steps = Steps::default();
+    let mut policy = policy;
+    let (result, _) = reducer.run(&mut policy, Configuration::full(units.len()), &mut steps);
+    steps.0.push(units.render(&result));
+    steps.0
+}
+
+type Build = Box<dyn Fn(&Arc<Tree>, &Units) -> Box<dyn Policy>>;
+
+fn policies() -> Vec<(&'static str, Build)> {
+    let s = MinimizerSettings::default();
+    let mut out: Vec<(&'static str, Build)> = Vec::new();
+    for m in Minimizer::ALL {
+        out.push((
+            m.name(),
+            Box::new(move |_, units: &Units| {
+                Box::new(FlatPolicy::new(m.build(&s), Arc::new(units.byte_lengths()))) as Box<dyn Policy>
+            }),
+        ));
+    }
+    for m in [Minimizer::DdMin, Minimizer::ProbDd, Minimizer::Cdd] {
+        out.push((
+            "hdd",
+            Box::new(move |t: &Arc<Tree>, _: &Units| {
+                let options = HddOptions { start_level: 1, fixpoint: true, any_node: false };
+                Box::new(Hdd::new(Arc::clone(t), m, s, options)) as Box<dyn Policy>
+            }),
+        ));
+        out.push((
+            "perses",
+            Box::new(move |t: &Arc<Tree>, _: &Units| {
+                let options = PersesOptions { max_replacement_depth: Some(4), ..PersesOptions::default() };
+                Box::new(Perses::new(Arc::clone(t), m, s, options)) as Box<dyn Policy>
+            }),
+        ));
+    }
+    out.push((
+        "tpdd",
+        Box::new(|t: &Arc<Tree>, _: &Units| Box::new(TPdd::new(Arc::clone(t), TPddOptions::default())) as Box<dyn Policy>),
+    ));
+    out
+}
+
+#[test]
+fn four_jobs_commit_the_same_steps_as_one_for_every_policy() {
+    for seed in [3u64, 11] {
+        let (text, needed) = program(seed, 6);
+        let (tree, units) = parse(Language::C, text.into_bytes()).unwrap();
+        let filter = SyntaxCheck::new(Language::C, tree.parse_errors);
+        let tree = Arc::new(tree);
+        for (name, build) in policies() {
+            let serial = run(&units, &filter, build(&tree, &units), &needed, 1, seed);
+            let parallel = run(&units, &filter, build(&tree, &units), &needed, 4, seed);
+            assert!(serial.len() > 1, "{name}: nothing was reduced");
+            assert_eq!(serial, parallel, "{name} (seed {seed}): -j 4 committed different steps");
+        }
+    }
+}
