@@ -78,23 +78,33 @@ pub fn run(cli: Cli, signals: &Signals) -> Result<i32> {
     let from_stdin = input_arg.as_os_str() == "-";
 
     // Everything that can be checked before the first test is checked now.
-    let script = resolve_script(&oracle_arg).map_err(|e| failure(exit::ORACLE_UNUSABLE, format!("{e:#}")))?;
+    let script = resolve_script(&oracle_arg)
+        .map_err(|e| failure(exit::ORACLE_UNUSABLE, format!("{e:#}")))?;
     let source = read_input(&input_arg, from_stdin)?;
     let destination = destination(&cli, &input_arg, from_stdin)?;
     destination.check_writable()?;
     if let Some(t) = cli.timeout
         && !(t > 0.0 && t.is_finite())
     {
-        return Err(failure(exit::USAGE, format!("--timeout must be a positive number of seconds, not {t}")));
+        return Err(failure(
+            exit::USAGE,
+            format!("--timeout must be a positive number of seconds, not {t}"),
+        ));
     }
     if cli.jobs == Some(0) {
         return Err(failure(exit::USAGE, "-j/--jobs must be at least 1"));
     }
     if !(cli.p0 > 0.0 && cli.p0 < 1.0) {
-        return Err(failure(exit::USAGE, format!("--p0 must be strictly between 0 and 1, not {}", cli.p0)));
+        return Err(failure(
+            exit::USAGE,
+            format!("--p0 must be strictly between 0 and 1, not {}", cli.p0),
+        ));
     }
     if !(cli.sigma > 0.0 && cli.sigma <= 1.0) {
-        return Err(failure(exit::USAGE, format!("--sigma must be in (0, 1], not {}", cli.sigma)));
+        return Err(failure(
+            exit::USAGE,
+            format!("--sigma must be in (0, 1], not {}", cli.sigma),
+        ));
     }
     let max_time = cli
         .max_time
@@ -103,7 +113,10 @@ pub fn run(cli: Cli, signals: &Signals) -> Result<i32> {
         .transpose()
         .map_err(|e| failure(exit::USAGE, format!("{e:#}")))?;
     if source.is_empty() {
-        bail!("the input {} is empty: there is nothing to reduce", input_arg.display());
+        bail!(
+            "the input {} is empty: there is nothing to reduce",
+            input_arg.display()
+        );
     }
     for f in &cli.copy {
         if !f.is_file() {
@@ -119,7 +132,10 @@ pub fn run(cli: Cli, signals: &Signals) -> Result<i32> {
     let file_name = if from_stdin {
         std::ffi::OsString::from("input")
     } else {
-        input_arg.file_name().context("the input path has no file name")?.to_os_string()
+        input_arg
+            .file_name()
+            .context("the input path has no file name")?
+            .to_os_string()
     };
     let lang = choose_language(&cli, &input_arg, &source)?;
     let plan = Plan::new(&cli, lang, source.clone())?;
@@ -142,7 +158,11 @@ pub fn run(cli: Cli, signals: &Signals) -> Result<i32> {
     }
 
     // The baseline: the original must be interesting.
-    let copies: Vec<PathBuf> = cli.copy.iter().map(|p| absolute(p)).collect::<Result<_>>()?;
+    let copies: Vec<PathBuf> = cli
+        .copy
+        .iter()
+        .map(|p| absolute(p))
+        .collect::<Result<_>>()?;
     let work_dir = cli.work_dir.as_deref().map(absolute).transpose()?;
     let probe = ScriptOracle::new(script.clone(), file_name.clone(), Duration::from_secs(300))
         .with_work_dir(work_dir.clone())
@@ -164,13 +184,17 @@ pub fn run(cli: Cli, signals: &Signals) -> Result<i32> {
     };
     let oracle = probe.with_timeout(timeout);
 
-    let jobs = cli.jobs.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    });
+    let jobs = cli
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     destination.prepare(&source)?;
     say(&format!(
         "reduce: {} ({} bytes, {} {}s), algorithm {}, {} job{}, timeout {:.1}s",
-        if from_stdin { "standard input".to_string() } else { input_arg.display().to_string() },
+        if from_stdin {
+            "standard input".to_string()
+        } else {
+            input_arg.display().to_string()
+        },
         source.len(),
         units.len(),
         plan.unit_name(),
@@ -186,7 +210,11 @@ pub fn run(cli: Cli, signals: &Signals) -> Result<i32> {
         units,
         save_error: None,
     };
-    let filter = if cli.no_syntax_filter { None } else { plan.syntax_filter() };
+    let filter = if cli.no_syntax_filter {
+        None
+    } else {
+        plan.syntax_filter()
+    };
     let mut reducer = Reducer::new(units, &oracle)
         .with_cache(!cli.no_cache)
         .with_jobs(jobs)
@@ -196,7 +224,11 @@ pub fn run(cli: Cli, signals: &Signals) -> Result<i32> {
             deadline: max_time.map(|d| started + d),
             interrupt: Some(Arc::clone(&signals.interrupted)),
         });
-    let (result, reason) = plan.run(&mut reducer, Configuration::full(units.len()), &mut observer);
+    let (result, reason) = plan.run(
+        &mut reducer,
+        Configuration::full(units.len()),
+        &mut observer,
+    );
     observer.progress.finish();
     if let Some(err) = observer.save_error.take() {
         return Err(err);
@@ -403,7 +435,11 @@ fn not_interesting_message(
     let copy_from = if from_stdin {
         "<your input>".to_string()
     } else {
-        shell_quote(&absolute(input).map(|p| p.display().to_string()).unwrap_or_default())
+        shell_quote(
+            &absolute(input)
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
+        )
     };
     format!(
         "the original input is not interesting: the oracle {} gave {exit} on {source}.\n\
@@ -418,7 +454,10 @@ fn not_interesting_message(
 }
 
 fn shell_quote(s: &str) -> String {
-    if s.chars().all(|c| c.is_ascii_alphanumeric() || "/._-+=:,".contains(c)) && !s.is_empty() {
+    if s.chars()
+        .all(|c| c.is_ascii_alphanumeric() || "/._-+=:,".contains(c))
+        && !s.is_empty()
+    {
         s.to_string()
     } else {
         format!("'{}'", s.replace('\'', "'\\''"))
@@ -429,7 +468,10 @@ fn summary(report: &RunReport, destination: &Destination, reason: StopReason) ->
     let note = match reason {
         StopReason::Finished => String::new(),
         StopReason::MaxTests | StopReason::MaxTime => {
-            format!(" (stopped by --{}; the result may not be minimal)", reason.name())
+            format!(
+                " (stopped by --{}; the result may not be minimal)",
+                reason.name()
+            )
         }
         StopReason::Interrupted => " (interrupted; the result is the best so far)".to_string(),
     };

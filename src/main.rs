@@ -17,7 +17,9 @@ fn main() -> ExitCode {
     match app::run(cli, &signals) {
         Ok(code) => ExitCode::from(code as u8),
         Err(err) => {
-            let code = err.downcast_ref::<Failure>().map_or(app::exit::ERROR, |f| f.code);
+            let code = err
+                .downcast_ref::<Failure>()
+                .map_or(app::exit::ERROR, |f| f.code);
             eprintln!("reduce: error: {err:#}");
             ExitCode::from(code as u8)
         }

@@ -82,7 +82,10 @@ pub fn resolve_script(path: &Path) -> Result<PathBuf> {
     let meta = fs::metadata(&abs)
         .with_context(|| format!("oracle script {} does not exist", path.display()))?;
     if meta.is_dir() {
-        bail!("oracle script {} is a directory, not a script", path.display());
+        bail!(
+            "oracle script {} is a directory, not a script",
+            path.display()
+        );
     }
     use std::os::unix::fs::PermissionsExt;
     if meta.permissions().mode() & 0o111 == 0 {
@@ -155,7 +158,9 @@ impl ScriptOracle {
         fs::write(&candidate, bytes)
             .with_context(|| format!("cannot write the candidate {}", candidate.display()))?;
         for extra in &self.extra_files {
-            let name = extra.file_name().context("a --copy path has no file name")?;
+            let name = extra
+                .file_name()
+                .context("a --copy path has no file name")?;
             fs::copy(extra, dir.path().join(name))
                 .with_context(|| format!("cannot copy {} beside the candidate", extra.display()))?;
         }

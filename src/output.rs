@@ -100,8 +100,10 @@ impl Destination {
         match self {
             Destination::Stdout => {
                 let mut out = std::io::stdout().lock();
-                out.write_all(bytes).context("cannot write the result to standard output")?;
-                out.flush().context("cannot write the result to standard output")
+                out.write_all(bytes)
+                    .context("cannot write the result to standard output")?;
+                out.flush()
+                    .context("cannot write the result to standard output")
             }
             _ => self.save(bytes),
         }
@@ -147,9 +149,18 @@ mod tests {
 
     #[test]
     fn default_output_sits_beside_the_input_and_keeps_the_extension() {
-        assert_eq!(default_output(Path::new("dir/crash.c")), Path::new("dir/crash.reduced.c"));
-        assert_eq!(default_output(Path::new("crash")), Path::new("crash.reduced"));
-        assert_eq!(backup_path(Path::new("a/b.json")), Path::new("a/b.json.orig"));
+        assert_eq!(
+            default_output(Path::new("dir/crash.c")),
+            Path::new("dir/crash.reduced.c")
+        );
+        assert_eq!(
+            default_output(Path::new("crash")),
+            Path::new("crash.reduced")
+        );
+        assert_eq!(
+            backup_path(Path::new("a/b.json")),
+            Path::new("a/b.json.orig")
+        );
     }
 
     #[test]

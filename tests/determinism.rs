@@ -49,21 +49,36 @@ fn program(seed: u64, n: usize) -> (String, Vec<String>) {
             let name = format!("v{f}_{i}");
             match rng.next() % 3 {
                 0 => text.push_str(&format!("  int {name} = a + {};\n", rng.next() % 100)),
-                1 => text.push_str(&format!("  if (a > {}) {{ g = b; int {name} = 1; }}\n", rng.next() % 9)),
+                1 => text.push_str(&format!(
+                    "  if (a > {}) {{ g = b; int {name} = 1; }}\n",
+                    rng.next() % 9
+                )),
                 _ => text.push_str(&format!("  int {name} = f{}(b, {});\n", f, rng.next() % 7)),
             }
             names.push(name);
         }
         text.push_str("  return a;\n}\n");
     }
-    let needed = (0..3).map(|_| names[(rng.next() as usize) % names.len()].clone()).collect();
+    let needed = (0..3)
+        .map(|_| names[(rng.next() as usize) % names.len()].clone())
+        .collect();
     (text, needed)
 }
 
-fn run(units: &Units, filter: &dyn SyntaxFilter, policy: Box<dyn Policy>, needed: &[String], jobs: usize, seed: u64) -> Vec<Vec<u8>> {
+fn run(
+    units: &Units,
+    filter: &dyn SyntaxFilter,
+    policy: Box<dyn Policy>,
+    needed: &[String],
+    jobs: usize,
+    seed: u64,
+) -> Vec<Vec<u8>> {
     let oracle = |c: &Candidate<'_>| {
         // Sleep 0-3 ms, varying with the candidate, so completion order is scrambled.
-        let h = c.bytes.iter().fold(seed, |h, &b| h.wrapping_mul(31).wrapping_add(b as u64));
+        let h = c
+            .bytes
+            .iter()
+            .fold(seed, |h, &b| h.wrapping_mul(31).wrapping_add(b as u64));
         std::thread::sleep(Duration::from_micros(h % 3000));
         let text = String::from_utf8_lossy(c.bytes);
         if needed.iter().all(|n| text.contains(n.as_str())) {
@@ -72,7 +87,9 @@ fn run(units: &Units, filter: &dyn SyntaxFilter, policy: Box<dyn Policy>, needed
             Verdict::NotInteresting
         }
     };
-    let mut reducer = Reducer::new(units, &oracle).with_jobs(jobs).with_filter(Some(filter));
+    let mut reducer = Reducer::new(units, &oracle)
+        .with_jobs(jobs)
+        .with_filter(Some(filter));
     let mut steps = Steps::default();
     let mut policy = policy;
     let (result, _) = reducer.run(&mut policy, Configuration::full(units.len()), &mut steps);
@@ -89,7 +106,8 @@ fn policies() -> Vec<(&'static str, Build)> {
         out.push((
             m.name(),
             Box::new(move |_, units: &Units| {
-                Box::new(FlatPolicy::new(m.build(&s), Arc::new(units.byte_lengths()))) as Box<dyn Policy>
+                Box::new(FlatPolicy::new(m.build(&s), Arc::new(units.byte_lengths())))
+                    as Box<dyn Policy>
             }),
         ));
     }
@@ -97,21 +115,30 @@ fn policies() -> Vec<(&'static str, Build)> {
         out.push((
             "hdd",
             Box::new(move |t: &Arc<Tree>, _: &Units| {
-                let options = HddOptions { start_level: 1, fixpoint: true, any_node: false };
+                let options = HddOptions {
+                    start_level: 1,
+                    fixpoint: true,
+                    any_node: false,
+                };
                 Box::new(Hdd::new(Arc::clone(t), m, s, options)) as Box<dyn Policy>
             }),
         ));
         out.push((
             "perses",
             Box::new(move |t: &Arc<Tree>, _: &Units| {
-                let options = PersesOptions { max_replacement_depth: Some(4), ..PersesOptions::default() };
+                let options = PersesOptions {
+                    max_replacement_depth: Some(4),
+                    ..PersesOptions::default()
+                };
                 Box::new(Perses::new(Arc::clone(t), m, s, options)) as Box<dyn Policy>
             }),
         ));
     }
     out.push((
         "tpdd",
-        Box::new(|t: &Arc<Tree>, _: &Units| Box::new(TPdd::new(Arc::clone(t), TPddOptions::default())) as Box<dyn Policy>),
+        Box::new(|t: &Arc<Tree>, _: &Units| {
+            Box::new(TPdd::new(Arc::clone(t), TPddOptions::default())) as Box<dyn Policy>
+        }),
     ));
     out
 }
@@ -127,7 +154,10 @@ fn four_jobs_commit_the_same_steps_as_one_for_every_policy() {
             let serial = run(&units, &filter, build(&tree, &units), &needed, 1, seed);
             let parallel = run(&units, &filter, build(&tree, &units), &needed, 4, seed);
             assert!(serial.len() > 1, "{name}: nothing was reduced");
-            assert_eq!(serial, parallel, "{name} (seed {seed}): -j 4 committed different steps");
+            assert_eq!(
+                serial, parallel,
+                "{name} (seed {seed}): -j 4 committed different steps"
+            );
         }
     }
 }

@@ -9,7 +9,14 @@ fn ddmin_on_the_eight_line_demo_makes_33_oracle_calls() {
     let original = sb.read("numbers.txt");
     let args = ["--algo", "ddmin", "--unit", "line", "--no-cache", "-j", "1"];
     let mut run: Vec<&str> = args.to_vec();
-    run.extend(["--oracle", "needs-2-and-7.sh", "numbers.txt", "--stats-json", "s.json", "-q"]);
+    run.extend([
+        "--oracle",
+        "needs-2-and-7.sh",
+        "numbers.txt",
+        "--stats-json",
+        "s.json",
+        "-q",
+    ]);
     let out = sb.reduce(&run);
     assert_exit(&out, 0);
     assert_eq!(sb.read("numbers.reduced.txt"), b"2\n7\n");
@@ -19,7 +26,14 @@ fn ddmin_on_the_eight_line_demo_makes_33_oracle_calls() {
     assert_eq!(s["units_before"], 8);
     assert_eq!(s["units_after"], 2);
     assert_eq!(s["bytes_after"], 4);
-    assert_invariants(&sb, "needs-2-and-7.sh", "numbers.txt", &original, "numbers.reduced.txt", &args);
+    assert_invariants(
+        &sb,
+        "needs-2-and-7.sh",
+        "numbers.txt",
+        &original,
+        "numbers.reduced.txt",
+        &args,
+    );
 }
 
 #[test]
@@ -27,8 +41,19 @@ fn probdd_on_the_eight_line_demo_makes_12_oracle_calls() {
     let sb = Sandbox::new();
     sb.fixture("lines");
     let out = sb.reduce(&[
-        "--algo", "probdd", "--unit", "line", "--no-cache", "-j", "1", "--oracle", "needs-2-and-7.sh",
-        "numbers.txt", "--stats-json", "s.json", "-q",
+        "--algo",
+        "probdd",
+        "--unit",
+        "line",
+        "--no-cache",
+        "-j",
+        "1",
+        "--oracle",
+        "needs-2-and-7.sh",
+        "numbers.txt",
+        "--stats-json",
+        "s.json",
+        "-q",
     ]);
     assert_exit(&out, 0);
     assert_eq!(sb.read("numbers.reduced.txt"), b"2\n7\n");
@@ -47,13 +72,30 @@ fn drdd_finds_three_scattered_lines_among_two_thousand() {
     );
     let args = ["--algo", "drdd", "--unit", "line"];
     let mut run = args.to_vec();
-    run.extend(["--oracle", "check.sh", "big.log", "--stats-json", "s.json", "-q"]);
+    run.extend([
+        "--oracle",
+        "check.sh",
+        "big.log",
+        "--stats-json",
+        "s.json",
+        "-q",
+    ]);
     let out = sb.reduce(&run);
     assert_exit(&out, 0);
-    assert_eq!(sb.read("big.reduced.log"), b"line 17\nline 1000\nline 1999\n");
+    assert_eq!(
+        sb.read("big.reduced.log"),
+        b"line 17\nline 1000\nline 1999\n"
+    );
     let calls = stats(&sb, "s.json")["oracle_calls"].as_u64().unwrap();
     assert!(calls < 200, "drdd used {calls} calls for 3 of 2000 lines");
-    assert_invariants(&sb, "check.sh", "big.log", text.as_bytes(), "big.reduced.log", &args);
+    assert_invariants(
+        &sb,
+        "check.sh",
+        "big.log",
+        text.as_bytes(),
+        "big.reduced.log",
+        &args,
+    );
 }
 
 #[test]
@@ -67,7 +109,14 @@ fn every_list_algorithm_reduces_the_demo_to_an_interesting_result() {
         run.extend(["--oracle", "needs-2-and-7.sh", "numbers.txt", "-q"]);
         let out = sb.reduce(&run);
         assert_exit(&out, 0);
-        assert_invariants(&sb, "needs-2-and-7.sh", "numbers.txt", &original, "numbers.reduced.txt", &args);
+        assert_invariants(
+            &sb,
+            "needs-2-and-7.sh",
+            "numbers.txt",
+            &original,
+            "numbers.reduced.txt",
+            &args,
+        );
     }
 }
 
@@ -81,7 +130,14 @@ fn bytes_of_a_binary_input_are_reduced_byte_by_byte() {
     sb.write("crashes.sh", "#!/bin/sh\ngrep -q MAGIC \"$1\"\n", true);
     let args = ["--algo", "ddmin", "--unit", "byte"];
     let mut run = args.to_vec();
-    run.extend(["--oracle", "crashes.sh", "crash.bin", "-o", "small.bin", "-q"]);
+    run.extend([
+        "--oracle",
+        "crashes.sh",
+        "crash.bin",
+        "-o",
+        "small.bin",
+        "-q",
+    ]);
     let out = sb.reduce(&run);
     assert_exit(&out, 0);
     assert_eq!(sb.read("small.bin"), b"MAGIC");
@@ -93,7 +149,18 @@ fn standard_input_to_standard_output_prints_only_the_result() {
     let sb = Sandbox::new();
     sb.fixture("lines");
     let input = sb.read("numbers.txt");
-    let out = sb.reduce_with_stdin(&["--unit", "line", "--oracle", "needs-2-and-7.sh", "-", "-o", "-"], Some(&input));
+    let out = sb.reduce_with_stdin(
+        &[
+            "--unit",
+            "line",
+            "--oracle",
+            "needs-2-and-7.sh",
+            "-",
+            "-o",
+            "-",
+        ],
+        Some(&input),
+    );
     assert_exit(&out, 0);
     assert_eq!(out.stdout, b"2\n7\n");
     sb.assert_no_temp_left();
@@ -104,12 +171,28 @@ fn in_place_overwrites_the_input_and_keeps_the_original_as_orig() {
     let sb = Sandbox::new();
     sb.fixture("lines");
     let original = sb.read("numbers.txt");
-    let out = sb.reduce(&["--unit", "line", "--oracle", "needs-2-and-7.sh", "numbers.txt", "--in-place", "-q"]);
+    let out = sb.reduce(&[
+        "--unit",
+        "line",
+        "--oracle",
+        "needs-2-and-7.sh",
+        "numbers.txt",
+        "--in-place",
+        "-q",
+    ]);
     assert_exit(&out, 0);
     assert_eq!(sb.read("numbers.txt"), b"2\n7\n");
     assert_eq!(sb.read("numbers.txt.orig"), original);
     // A second --in-place run refuses to overwrite the saved original.
-    let again = sb.reduce(&["--unit", "line", "--oracle", "needs-2-and-7.sh", "numbers.txt", "--in-place", "-q"]);
+    let again = sb.reduce(&[
+        "--unit",
+        "line",
+        "--oracle",
+        "needs-2-and-7.sh",
+        "numbers.txt",
+        "--in-place",
+        "-q",
+    ]);
     assert_exit(&again, 1);
     assert!(String::from_utf8_lossy(&again.stderr).contains("numbers.txt.orig already exists"));
     assert_eq!(sb.read("numbers.txt.orig"), original);
@@ -122,18 +205,38 @@ fn parallel_runs_give_the_same_result_and_calls_as_serial_runs() {
         let sb = Sandbox::new();
         let text: String = (0..300).map(|i| format!("{i}\n")).collect();
         sb.write("in.txt", &text, false);
-        sb.write("check.sh", "#!/bin/sh\ngrep -qx 13 \"$1\" && grep -qx 140 \"$1\" && grep -qx 141 \"$1\"\n", true);
+        sb.write(
+            "check.sh",
+            "#!/bin/sh\ngrep -qx 13 \"$1\" && grep -qx 140 \"$1\" && grep -qx 141 \"$1\"\n",
+            true,
+        );
         let mut results = Vec::new();
         for jobs in ["1", "3"] {
             let out_name = format!("out{jobs}.txt");
             let stats_name = format!("s{jobs}.json");
             let out = sb.reduce(&[
-                "--algo", algo, "--unit", "line", "-j", jobs, "--oracle", "check.sh", "in.txt", "-o", &out_name,
-                "--stats-json", &stats_name, "-q",
+                "--algo",
+                algo,
+                "--unit",
+                "line",
+                "-j",
+                jobs,
+                "--oracle",
+                "check.sh",
+                "in.txt",
+                "-o",
+                &out_name,
+                "--stats-json",
+                &stats_name,
+                "-q",
             ]);
             assert_exit(&out, 0);
             let s = stats(&sb, &stats_name);
-            results.push((sb.read(&out_name), s["successes"].clone(), s["units_after"].clone()));
+            results.push((
+                sb.read(&out_name),
+                s["successes"].clone(),
+                s["units_after"].clone(),
+            ));
         }
         assert_eq!(results[0], results[1], "{algo}: -j 3 differs from -j 1");
         sb.assert_no_temp_left();

@@ -10,7 +10,9 @@ fn slow_case(sb: &Sandbox, marker: &str) -> Vec<u8> {
     sb.write("in.txt", &text, false);
     sb.write(
         "slow.sh",
-        &format!("#!/bin/sh\nsh -c 'sleep 0.2' {marker}\ngrep -qx 7 \"$1\" && grep -qx 31 \"$1\"\n"),
+        &format!(
+            "#!/bin/sh\nsh -c 'sleep 0.2' {marker}\ngrep -qx 7 \"$1\" && grep -qx 31 \"$1\"\n"
+        ),
         true,
     );
     text.into_bytes()
@@ -19,7 +21,9 @@ fn slow_case(sb: &Sandbox, marker: &str) -> Vec<u8> {
 /// Starts a slow reduction, sends `signal` after a while, returns (exit code, stderr).
 fn interrupt(sb: &Sandbox, signal: i32) -> (Option<i32>, String) {
     let child = Command::new(env!("CARGO_BIN_EXE_reduce"))
-        .args(["--algo", "ddmin", "--unit", "line", "-j", "2", "--oracle", "slow.sh", "in.txt"])
+        .args([
+            "--algo", "ddmin", "--unit", "line", "-j", "2", "--oracle", "slow.sh", "in.txt",
+        ])
         .current_dir(sb.path())
         .env("TMPDIR", sb.tmp())
         .stdin(Stdio::null())
@@ -34,13 +38,23 @@ fn interrupt(sb: &Sandbox, signal: i32) -> (Option<i32>, String) {
     }
     let started = Instant::now();
     let out = child.wait_with_output().unwrap();
-    assert!(started.elapsed() < Duration::from_secs(5), "stopping took too long");
-    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+    assert!(
+        started.elapsed() < Duration::from_secs(5),
+        "stopping took too long"
+    );
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 fn assert_nothing_left(sb: &Sandbox, marker: &str) {
     let ps = Command::new("pgrep").args(["-f", marker]).output().unwrap();
-    assert!(ps.stdout.is_empty(), "processes left: {}", String::from_utf8_lossy(&ps.stdout));
+    assert!(
+        ps.stdout.is_empty(),
+        "processes left: {}",
+        String::from_utf8_lossy(&ps.stdout)
+    );
     sb.assert_no_temp_left();
 }
 
@@ -75,13 +89,29 @@ fn sigterm_stops_with_143_and_sighup_with_129() {
 fn max_tests_stops_cleanly_with_exit_0_and_says_the_result_may_not_be_minimal() {
     let sb = Sandbox::new();
     sb.fixture("lines");
-    let out = sb.reduce(&["--algo", "ddmin", "--unit", "line", "--max-tests", "3", "--oracle", "needs-2-and-7.sh", "numbers.txt", "--stats-json", "s.json"]);
+    let out = sb.reduce(&[
+        "--algo",
+        "ddmin",
+        "--unit",
+        "line",
+        "--max-tests",
+        "3",
+        "--oracle",
+        "needs-2-and-7.sh",
+        "numbers.txt",
+        "--stats-json",
+        "s.json",
+    ]);
     assert_exit(&out, 0);
     assert!(String::from_utf8_lossy(&out.stderr).contains("may not be minimal"));
     let s: serde_json::Value = serde_json::from_slice(&sb.read("s.json")).unwrap();
     assert_eq!(s["stop_reason"], "max-tests");
     assert!(s["oracle_calls"].as_u64().unwrap() <= 3);
-    assert!(sb.oracle_accepts("needs-2-and-7.sh", &sb.path().join("numbers.reduced.txt"), "numbers.txt"));
+    assert!(sb.oracle_accepts(
+        "needs-2-and-7.sh",
+        &sb.path().join("numbers.reduced.txt"),
+        "numbers.txt"
+    ));
 }
 
 #[test]
@@ -90,14 +120,70 @@ fn bad_inputs_and_flags_are_refused_with_one_clear_line() {
     sb.fixture("lines");
     sb.write("empty.txt", "", false);
     let cases: [(&[&str], i32, &str); 8] = [
-        (&["--oracle", "needs-2-and-7.sh", "missing.txt"], 1, "cannot read the input missing.txt"),
-        (&["--oracle", "needs-2-and-7.sh", "tmp"], 1, "is a directory"),
-        (&["--oracle", "needs-2-and-7.sh", "empty.txt"], 1, "is empty"),
-        (&["--oracle", "needs-2-and-7.sh", "numbers.txt", "--timeout", "0"], 2, "--timeout must be a positive"),
-        (&["--oracle", "needs-2-and-7.sh", "numbers.txt", "-j", "0"], 2, "at least 1"),
-        (&["--oracle", "needs-2-and-7.sh", "numbers.txt", "--algo", "magic"], 2, "possible values"),
-        (&["--oracle", "needs-2-and-7.sh", "numbers.txt", "--inner", "magic"], 2, "possible values"),
-        (&["--oracle", "needs-2-and-7.sh", "numbers.txt", "--algo", "hdd"], 1, "needs a parse tree"),
+        (
+            &["--oracle", "needs-2-and-7.sh", "missing.txt"],
+            1,
+            "cannot read the input missing.txt",
+        ),
+        (
+            &["--oracle", "needs-2-and-7.sh", "tmp"],
+            1,
+            "is a directory",
+        ),
+        (
+            &["--oracle", "needs-2-and-7.sh", "empty.txt"],
+            1,
+            "is empty",
+        ),
+        (
+            &[
+                "--oracle",
+                "needs-2-and-7.sh",
+                "numbers.txt",
+                "--timeout",
+                "0",
+            ],
+            2,
+            "--timeout must be a positive",
+        ),
+        (
+            &["--oracle", "needs-2-and-7.sh", "numbers.txt", "-j", "0"],
+            2,
+            "at least 1",
+        ),
+        (
+            &[
+                "--oracle",
+                "needs-2-and-7.sh",
+                "numbers.txt",
+                "--algo",
+                "magic",
+            ],
+            2,
+            "possible values",
+        ),
+        (
+            &[
+                "--oracle",
+                "needs-2-and-7.sh",
+                "numbers.txt",
+                "--inner",
+                "magic",
+            ],
+            2,
+            "possible values",
+        ),
+        (
+            &[
+                "--oracle",
+                "needs-2-and-7.sh",
+                "numbers.txt",
+                "--algo",
+                "hdd",
+            ],
+            1,
+            "needs a parse tree",
+        ),
     ];
     for (args, code, message) in cases {
         let out = sb.reduce(args);

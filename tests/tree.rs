@@ -2,12 +2,25 @@
 
 use crate::util::{Sandbox, assert_exit, assert_invariants, stats};
 
-fn reduce_fixture(fixture: &str, input: &str, args: &[&str]) -> (Sandbox, serde_json::Value, Vec<u8>) {
+fn reduce_fixture(
+    fixture: &str,
+    input: &str,
+    args: &[&str],
+) -> (Sandbox, serde_json::Value, Vec<u8>) {
     let sb = Sandbox::new();
     sb.fixture(fixture);
     let original = sb.read(input);
     let mut run = args.to_vec();
-    run.extend(["--oracle", "check.sh", input, "-o", "out", "--stats-json", "s.json", "-q"]);
+    run.extend([
+        "--oracle",
+        "check.sh",
+        input,
+        "-o",
+        "out",
+        "--stats-json",
+        "s.json",
+        "-q",
+    ]);
     let out = sb.reduce(&run);
     assert_exit(&out, 0);
     let s = stats(&sb, "s.json");
@@ -26,20 +39,52 @@ fn gcc_accepts(sb: &Sandbox, file: &str) -> bool {
 
 #[test]
 fn hdd_reduces_the_c_fixture_to_a_small_program_that_compiles() {
-    for args in [&["--algo", "hdd"][..], &["--algo", "hdd", "--fixpoint"][..], &["--algo", "hdd", "--inner", "probdd"][..]] {
+    for args in [
+        &["--algo", "hdd"][..],
+        &["--algo", "hdd", "--fixpoint"][..],
+        &["--algo", "hdd", "--inner", "probdd"][..],
+    ] {
         let (sb, s, original) = reduce_fixture("c-crash", "crash.c", args);
         let out = sb.read("out");
         assert!(gcc_accepts(&sb, "out"));
-        assert!(out.len() * 10 < original.len(), "{args:?}: {} of {} bytes left", out.len(), original.len());
-        assert!(s["units_after"].as_u64().unwrap() < 80, "{args:?}: {}", s["units_after"]);
+        assert!(
+            out.len() * 10 < original.len(),
+            "{args:?}: {} of {} bytes left",
+            out.len(),
+            original.len()
+        );
+        assert!(
+            s["units_after"].as_u64().unwrap() < 80,
+            "{args:?}: {}",
+            s["units_after"]
+        );
     }
 }
 
 #[test]
 fn flat_token_ddmin_needs_several_times_more_calls_than_hdd_on_the_c_fixture() {
-    let (_, hdd, _) = reduce_fixture("c-crash", "crash.c", &["--algo", "hdd", "--no-cache", "-j", "1"]);
-    let (_, flat, _) = reduce_fixture("c-crash", "crash.c", &["--algo", "ddmin", "--unit", "token", "--no-cache", "-j", "1"]);
-    let (h, f) = (hdd["oracle_calls"].as_u64().unwrap(), flat["oracle_calls"].as_u64().unwrap());
+    let (_, hdd, _) = reduce_fixture(
+        "c-crash",
+        "crash.c",
+        &["--algo", "hdd", "--no-cache", "-j", "1"],
+    );
+    let (_, flat, _) = reduce_fixture(
+        "c-crash",
+        "crash.c",
+        &[
+            "--algo",
+            "ddmin",
+            "--unit",
+            "token",
+            "--no-cache",
+            "-j",
+            "1",
+        ],
+    );
+    let (h, f) = (
+        hdd["oracle_calls"].as_u64().unwrap(),
+        flat["oracle_calls"].as_u64().unwrap(),
+    );
     assert!(f >= 3 * h, "flat ddmin {f} calls vs hdd {h}");
 }
 
@@ -48,35 +93,72 @@ fn every_tree_policy_returns_an_interesting_parseable_c_result() {
     for algo in ["perses", "tpdd", "auto"] {
         let (sb, s, _) = reduce_fixture("c-crash", "crash.c", &["--algo", algo]);
         assert!(gcc_accepts(&sb, "out"), "{algo}");
-        assert!(s["units_after"].as_u64().unwrap() < 120, "{algo}: {}", s["units_after"]);
+        assert!(
+            s["units_after"].as_u64().unwrap() < 120,
+            "{algo}: {}",
+            s["units_after"]
+        );
     }
 }
 
 #[test]
 fn hdd_reduces_the_deep_json_fixture_to_a_few_dozen_tokens_of_valid_json() {
-    for args in [&["--algo", "hdd"][..], &["--algo", "hdd", "--fixpoint", "--inner", "probdd"][..], &["--algo", "perses"][..]] {
+    for args in [
+        &["--algo", "hdd"][..],
+        &["--algo", "hdd", "--fixpoint", "--inner", "probdd"][..],
+        &["--algo", "perses"][..],
+    ] {
         let (sb, s, _) = reduce_fixture("json-deep", "config.json", args);
         let out = String::from_utf8(sb.read("out")).unwrap();
-        assert!(s["units_after"].as_u64().unwrap() <= 60, "{args:?}: {} tokens: {out}", s["units_after"]);
-        assert!(!out.contains(",,") && !out.contains("[,") && !out.contains(",]") && !out.contains("{,"), "{out}");
+        assert!(
+            s["units_after"].as_u64().unwrap() <= 60,
+            "{args:?}: {} tokens: {out}",
+            s["units_after"]
+        );
+        assert!(
+            !out.contains(",,")
+                && !out.contains("[,")
+                && !out.contains(",]")
+                && !out.contains("{,"),
+            "{out}"
+        );
         let compact: String = out.split_whitespace().collect();
-        assert!(!compact.contains(",}") && !compact.contains(",]") && !compact.contains(",,"), "{out}");
+        assert!(
+            !compact.contains(",}") && !compact.contains(",]") && !compact.contains(",,"),
+            "{out}"
+        );
     }
 }
 
 #[test]
 fn json_arrays_and_objects_lose_elements_without_stray_commas() {
     let sb = Sandbox::new();
-    sb.write("in.json", "{\"a\": [1, 2, 3, 4], \"b\": {\"x\": 1, \"y\": 2, \"z\": 3}, \"c\": [5, 6]}\n", false);
+    sb.write(
+        "in.json",
+        "{\"a\": [1, 2, 3, 4], \"b\": {\"x\": 1, \"y\": 2, \"z\": 3}, \"c\": [5, 6]}\n",
+        false,
+    );
     sb.write(
         "check.sh",
         "#!/bin/sh\npython3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(0 if 3 in d[\"a\"] and d[\"b\"].get(\"y\")==2 else 1)' \"$1\"\n",
         true,
     );
     let original = sb.read("in.json");
-    let out = sb.reduce(&["--algo", "hdd", "--oracle", "check.sh", "in.json", "-o", "out.json", "-q"]);
+    let out = sb.reduce(&[
+        "--algo", "hdd", "--oracle", "check.sh", "in.json", "-o", "out.json", "-q",
+    ]);
     assert_exit(&out, 0);
-    let text: String = String::from_utf8(sb.read("out.json")).unwrap().split_whitespace().collect();
+    let text: String = String::from_utf8(sb.read("out.json"))
+        .unwrap()
+        .split_whitespace()
+        .collect();
     assert_eq!(text, "{\"a\":[3],\"b\":{\"y\":2}}");
-    assert_invariants(&sb, "check.sh", "in.json", &original, "out.json", &["--algo", "hdd"]);
+    assert_invariants(
+        &sb,
+        "check.sh",
+        "in.json",
+        &original,
+        "out.json",
+        &["--algo", "hdd"],
+    );
 }

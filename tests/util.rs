@@ -13,7 +13,10 @@ pub struct Sandbox {
 
 impl Sandbox {
     pub fn new() -> Self {
-        let dir = tempfile::Builder::new().prefix("reduce-it-").tempdir().unwrap();
+        let dir = tempfile::Builder::new()
+            .prefix("reduce-it-")
+            .tempdir()
+            .unwrap();
         fs::create_dir(dir.path().join("tmp")).unwrap();
         Sandbox { dir }
     }
@@ -29,7 +32,9 @@ impl Sandbox {
 
     /// Copies `fixtures/<name>/*` into the sandbox (modes kept) and returns the sandbox path.
     pub fn fixture(&self, name: &str) -> &Path {
-        let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures").join(name);
+        let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures")
+            .join(name);
         for entry in fs::read_dir(&src).unwrap() {
             let entry = entry.unwrap();
             fs::copy(entry.path(), self.path().join(entry.file_name())).unwrap();
@@ -64,7 +69,11 @@ impl Sandbox {
             .args(args)
             .current_dir(self.path())
             .env("TMPDIR", self.tmp())
-            .stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() })
+            .stdin(if stdin.is_some() {
+                Stdio::piped()
+            } else {
+                Stdio::null()
+            })
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
@@ -77,7 +86,10 @@ impl Sandbox {
 
     /// Nothing is left in the sandbox's TMPDIR.
     pub fn assert_no_temp_left(&self) {
-        let left: Vec<_> = fs::read_dir(self.tmp()).unwrap().map(|e| e.unwrap().path()).collect();
+        let left: Vec<_> = fs::read_dir(self.tmp())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
         assert!(left.is_empty(), "temporary files left behind: {left:?}");
     }
 
@@ -110,21 +122,42 @@ pub fn assert_exit(out: &Output, code: i32) {
 /// The invariants every successful end-to-end run must keep: the result passes
 /// the oracle, is no larger than the input, the input is untouched, and
 /// reducing the result again changes nothing.
-pub fn assert_invariants(sb: &Sandbox, oracle: &str, input: &str, original: &[u8], output: &str, args: &[&str]) {
+pub fn assert_invariants(
+    sb: &Sandbox,
+    oracle: &str,
+    input: &str,
+    original: &[u8],
+    output: &str,
+    args: &[&str],
+) {
     let result = sb.read(output);
     assert_eq!(sb.read(input), original, "the input was modified");
     assert!(result.len() <= original.len(), "the result grew");
-    assert!(sb.oracle_accepts(oracle, &sb.path().join(output), input), "the result is not interesting");
+    assert!(
+        sb.oracle_accepts(oracle, &sb.path().join(output), input),
+        "the result is not interesting"
+    );
     // A second run on the result (named like the input) changes nothing.
     let second_dir = sb.path().join("second-run");
     fs::create_dir_all(&second_dir).unwrap();
     fs::write(second_dir.join(input), &result).unwrap();
     let second_input = format!("second-run/{input}");
     let mut second: Vec<&str> = args.to_vec();
-    second.extend(["--oracle", oracle, &second_input, "-o", "second-run/out", "-q"]);
+    second.extend([
+        "--oracle",
+        oracle,
+        &second_input,
+        "-o",
+        "second-run/out",
+        "-q",
+    ]);
     let out = sb.reduce(&second);
     assert_exit(&out, 0);
-    assert_eq!(sb.read("second-run/out"), result, "a second run changed the result");
+    assert_eq!(
+        sb.read("second-run/out"),
+        result,
+        "a second run changed the result"
+    );
     fs::remove_dir_all(&second_dir).unwrap();
     sb.assert_no_temp_left();
 }

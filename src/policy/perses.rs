@@ -44,7 +44,43 @@
 //! in the tutorial and its tests; the CLI passes a bound (real Perses uses a
 //! bounded BFS of depth 4–5 too).
 //!
-//! Options ([`PersesOptions`]): `max_replacement_depth`.
+//! Options ([`PersesOptions`]): `max_replacement_depth`, `schedule`,
+//! `max_replacements_per_node` (sweep only).
+//!
+//! # The sweep schedule
+//!
+//! The tutorial's schedule above regenerates the replacement candidates of
+//! *every* live node after every success, so each success costs a fresh
+//! round of failing tests over the whole program: on a 2,254-token C file it
+//! needed 21,196 oracle calls. [`PersesSchedule::Sweep`] is the node-level
+//! analogue of Dr. DD's deferred restarts, and close to real Perses'
+//! worklist (each node handled once per pass, fixpoint on top):
+//!
+//! 1. a sweep fixes, at its start, the live internal nodes ordered by kept
+//!    size descending, then rank, and walks them with a cursor that
+//!    survives successes: a success ends the reduce loop's pass, not the
+//!    sweep, and the next pass resumes at the cursor (nodes no longer live
+//!    or without a kept token are skipped; liveness and sizes are
+//!    recomputed per pass, O(nodes + units));
+//! 2. at a node: its replacement candidates as above (smallest first, then
+//!    rank, within `max_replacement_depth`), at most
+//!    `max_replacements_per_node` of them; a success moves on to the next
+//!    node (the promoted descendant comes later in the order anyway);
+//! 3. then, if the node is a list with present deletable children, a fresh
+//!    inner minimizer over them (rank order, weights = kept sizes), driven
+//!    across passes until it reports the list minimal;
+//! 4. at the end of the order: a new sweep if this one committed anything,
+//!    otherwise the run is over.
+//!
+//! Nodes only ever die as tokens go, so a sweep's order holds every node
+//! that can be live during it. Guarantee at the end (a fruitless sweep):
+//! no single one of the first `max_replacements_per_node` replacements of
+//! any live node succeeds, and every list is minimal for its inner
+//! minimizer (1-minimal for ddmin). Cost: one sweep tests each live node's
+//! capped candidates once plus one inner-minimizer run per list, instead of
+//! all candidates of all nodes per success. Clones share the order, the
+//! pass data and the candidate lists through `Arc`s; only the current
+//! list's minimizer is copied.
 
 use std::sync::Arc;
 
@@ -53,12 +89,43 @@ use crate::configuration::{Configuration, Delta, Proposal};
 use crate::policy::{ElemList, ListMinimizer, Minimizer, MinimizerSettings, Policy};
 use crate::tree::{Liveness, NodeId, Tree};
 
-/// How Perses searches.
+/// The sweep schedule's default cap on replacements tried per node.
+pub const DEFAULT_MAX_REPLACEMENTS_PER_NODE: u32 = 16;
+
+/// In which order Perses tries its edits.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PersesSchedule {
+    /// The tutorial's: after every success, the replacements of all live
+    /// nodes again, then the active list (the library default, so the
+    /// tutorial's numbers hold).
+    #[default]
+    Tutorial,
+    /// Deferred restarts over nodes: one cursor over the nodes, largest
+    /// first, that survives successes; a new sweep only after the end.
+    Sweep,
+}
+
+/// How Perses searches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PersesOptions {
     /// How many levels below a node the search for a replacing descendant
     /// goes (`None`: the whole subtree, as in the tutorial).
     pub max_replacement_depth: Option<u32>,
+    /// The order of the edits.
+    pub schedule: PersesSchedule,
+    /// Sweep only: how many of a node's replacement candidates (the
+    /// smallest) are tried per sweep (`None`: all of them).
+    pub max_replacements_per_node: Option<u32>,
+}
+
+impl Default for PersesOptions {
+    fn default() -> Self {
+        PersesOptions {
+            max_replacement_depth: None,
+            schedule: PersesSchedule::Tutorial,
+            max_replacements_per_node: Some(DEFAULT_MAX_REPLACEMENTS_PER_NODE),
+        }
+    }
 }
 
 /// What a pass knows about its configuration; immutable, shared by clones.
@@ -103,6 +170,65 @@ pub struct Perses {
     elems: Arc<Vec<NodeId>>,
     /// Lists whose minimizer found nothing more; cleared on any success.
     done: Arc<BitSet>,
+    /// The sweep schedule's state (`None`: a new sweep starts next pass).
+    sweep: Option<Sweep>,
+}
+
+/// What a sweep is doing at its current node.
+#[derive(Clone)]
+enum Step {
+    /// Nothing yet: the node's candidates are computed when it is reached.
+    Enter,
+    /// Trying the node's replacements `cands[next..]` (never across passes).
+    Replace {
+        cands: Arc<Vec<NodeId>>,
+        next: usize,
+    },
+    /// Minimizing the node's list, over `elems` this pass; `proposed`:
+    /// whether the minimizer proposed anything this pass.
+    List {
+        minimizer: Box<dyn ListMinimizer>,
+        elems: Arc<Vec<NodeId>>,
+        proposed: bool,
+    },
+}
+
+/// The kind of a sweep's latest proposal.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Made {
+    Nothing,
+    Replacement,
+    Deletion,
+}
+
+/// One sweep over the nodes (see the module documentation).
+#[derive(Clone)]
+struct Sweep {
+    /// The live internal nodes at the sweep's start, largest first, then by rank.
+    order: Arc<Vec<NodeId>>,
+    /// The node worked on is `order[cursor]`; the sweep is over at the end.
+    cursor: usize,
+    step: Step,
+    /// Whether this sweep committed anything.
+    committed: bool,
+    last: Made,
+}
+
+impl Sweep {
+    /// On to the next node.
+    fn advance(&mut self) {
+        self.cursor += 1;
+        self.step = Step::Enter;
+    }
+}
+
+/// Live internal nodes, largest first, then by rank.
+fn size_order(tree: &Tree, live: &Liveness, size: &[u32]) -> Vec<NodeId> {
+    let mut order: Vec<NodeId> = (0..tree.len() as NodeId)
+        .filter(|&n| !tree.is_leaf(n) && live.is_live(n))
+        .collect();
+    order.sort_by_key(|&n| (std::cmp::Reverse(size[n as usize]), tree.rank(n)));
+    order
 }
 
 impl Perses {
@@ -131,6 +257,7 @@ impl Perses {
             minimizer: None,
             elems: Arc::new(Vec::new()),
             done: Arc::new(BitSet::empty(n)),
+            sweep: None,
         }
     }
 
@@ -211,6 +338,31 @@ impl Perses {
         out
     }
 
+    /// Replaces `n` by its descendant `d`: deletes the tokens of `n` not under `d`.
+    fn replacement(&self, n: NodeId, d: NodeId) -> Proposal {
+        let (outer, inner) = (self.tree.tokens(n), self.tree.tokens(d));
+        Proposal::delete(Delta::from_ranges(vec![
+            outer.start..inner.start,
+            inner.end..outer.end,
+        ]))
+    }
+
+    /// Deletes the elements `selection` picks from `elems`, separators included.
+    fn list_deletion(
+        &self,
+        selection: &Selection,
+        elems: &[NodeId],
+        config: &Configuration,
+    ) -> Proposal {
+        let mut chosen: Vec<NodeId> = selection
+            .iter()
+            .flat_map(|r| r.clone())
+            .map(|p| elems[p as usize])
+            .collect();
+        chosen.sort_unstable();
+        Proposal::delete(self.tree.deletion_delta(&chosen, config))
+    }
+
     /// The next replacement of this pass, if any.
     fn next_replacement(&mut self) -> Option<Proposal> {
         loop {
@@ -228,10 +380,7 @@ impl Perses {
                 let n = *node;
                 let size = &self.pass.as_deref().expect("in a pass").size;
                 if size[n as usize] > size[d as usize] {
-                    let (outer, inner) = (self.tree.tokens(n), self.tree.tokens(d));
-                    let delta =
-                        Delta::from_ranges(vec![outer.start..inner.start, inner.end..outer.end]);
-                    return Some(Proposal::delete(delta));
+                    return Some(self.replacement(n, d));
                 }
                 continue;
             }

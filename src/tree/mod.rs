@@ -7,8 +7,10 @@
 //! Trees come from tree-sitter (`parse`) or are built by hand ([`toy`]) for
 //! the tutorial's examples.
 
+pub mod parse;
 pub mod toy;
 
+use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -80,6 +82,11 @@ impl Tree {
         &self.children[a as usize..b as usize]
     }
 
+    /// The position of `n` among its parent's children.
+    pub fn child_index(&self, n: NodeId) -> u32 {
+        self.child_index[n as usize]
+    }
+
     pub fn is_leaf(&self, n: NodeId) -> bool {
         self.children(n).is_empty()
     }
@@ -145,97 +152,143 @@ impl Tree {
         config.kept.count_in(self.tokens(n))
     }
 
+    /// Kept tokens under every node, indexed by node, in O(nodes + units)
+    /// (one prefix sum over the units instead of one range count per node).
+    pub fn sizes(&self, config: &Configuration) -> Vec<u32> {
+        let units = self.unit_count();
+        let mut prefix = Vec::with_capacity(units as usize + 1);
+        let mut kept = 0u32;
+        prefix.push(0);
+        for u in 0..units {
+            kept += config.kept.contains(u) as u32;
+            prefix.push(kept);
+        }
+        self.tokens
+            .iter()
+            .map(|t| prefix[t.end as usize] - prefix[t.start as usize])
+            .collect()
+    }
+
     /// Which nodes still exist in `config` (see [`Liveness`]).
     pub fn liveness(&self, config: &Configuration) -> Liveness {
         Liveness::compute(self, config)
     }
 
-    /// The units to remove to delete the subtrees `nodes` (ascending ids),
-    /// including one separator per deleted element of a separated list so
-    /// that `[1, 2, 3]` minus `2` is `[1, 3]`.
+    /// The units to remove to delete the subtrees `nodes`, including one
+    /// separator per deleted element of a separated list so that `[1, 2, 3]`
+    /// minus `2` is `[1, 3]`.
     pub fn deletion_delta(&self, nodes: &[NodeId], config: &Configuration) -> Delta {
-        let mut delta = Delta::new();
-        let mut i = 0;
-        while i < nodes.len() {
-            let n = nodes[i];
-            let parent = self.parent(n);
-            match parent {
+        let mut ranges = Vec::with_capacity(nodes.len());
+        // Deleted children of separated lists, by parent, in order.
+        let mut lists: BTreeMap<NodeId, Vec<NodeId>> = BTreeMap::new();
+        for &n in nodes {
+            match self.parent(n) {
                 Some(p) if self.grammar.has_separators(self.kind(p)) => {
-                    // All deleted siblings under `p`, in order.
-                    let mut j = i;
-                    while j < nodes.len() && self.parent(nodes[j]) == Some(p) {
-                        j += 1;
-                    }
-                    self.separated_deletion(p, &nodes[i..j], config, &mut delta);
-                    i = j;
+                    lists.entry(p).or_default().push(n)
                 }
-                _ => {
-                    delta.push(self.tokens(n));
-                    i += 1;
-                }
+                _ => ranges.push(self.tokens(n)),
             }
         }
-        delta
+        for (p, mut deleted) in lists {
+            deleted.sort_unstable();
+            deleted.dedup();
+            self.separated_deletion(p, &deleted, config, &mut ranges);
+        }
+        Delta::from_ranges(ranges)
     }
 
     fn is_separator_child(&self, p: NodeId, c: NodeId) -> bool {
         self.is_leaf(c) && self.grammar.is_separator(self.kind(p), self.kind(c))
     }
 
-    /// Deletes `deleted` (children of `p`, ascending) and, for each maximal run
-    /// of them, the separators before its elements — or after them when no
-    /// kept element precedes the run.
+    /// The slots whose children are the elements of separated list `p`: the
+    /// slots of the named children right after a separator (for a C
+    /// `declaration`, its declarators, not its type; for a field, not the
+    /// bitfield width that follows a declarator), or, when every separator
+    /// is a trailing one, right before it.
+    fn element_slots(&self, p: NodeId) -> Vec<SlotId> {
+        let siblings = self.children(p);
+        let mut after = Vec::new();
+        let mut before = Vec::new();
+        let named = |c: NodeId| self.role(c) != Role::Extra && self.grammar.is_named(self.kind(c));
+        for (i, &s) in siblings.iter().enumerate() {
+            if !self.is_separator_child(p, s) {
+                continue;
+            }
+            let next = siblings[i + 1..]
+                .iter()
+                .find(|&&c| self.role(c) != Role::Extra);
+            let prev = siblings[..i]
+                .iter()
+                .rev()
+                .find(|&&c| self.role(c) != Role::Extra);
+            for (found, slots) in [(next, &mut after), (prev, &mut before)] {
+                if let Some(&c) = found.filter(|&&c| named(c))
+                    && !slots.contains(&self.slot[c as usize])
+                {
+                    slots.push(self.slot[c as usize]);
+                }
+            }
+        }
+        if after.is_empty() { before } else { after }
+    }
+
+    /// Deletes `deleted` (children of separated list `p`, ascending). Each
+    /// element of the list takes along the named children of other slots
+    /// right after it (a bitfield width after its declarator) and one
+    /// separator: the nearest kept one before it when a kept element
+    /// precedes it, otherwise the nearest kept one after it. Comments are
+    /// skipped over when looking for the separator; any other kept token in
+    /// the way (a bracket) means there is none. Other children (comments, a
+    /// separator, a type) are deleted alone. Linear in the number of siblings.
     fn separated_deletion(
         &self,
         p: NodeId,
         deleted: &[NodeId],
         config: &Configuration,
-        delta: &mut Delta,
+        ranges: &mut Vec<Range<u32>>,
     ) {
         let siblings = self.children(p);
-        let mut ranges = Vec::new();
-        let mut kept_before = {
-            // Is there a present, non-deleted element before the first deleted one?
-            let first = self.child_index[deleted[0] as usize] as usize;
-            siblings[..first]
-                .iter()
-                .rev()
-                .any(|&s| !self.is_separator_child(p, s) && self.present(s, config))
+        let slots = self.element_slots(p);
+        let is_element = |c: NodeId| {
+            self.role(c) != Role::Extra
+                && self.grammar.is_named(self.kind(c))
+                && slots.contains(&self.slot[c as usize])
         };
-        let mut k = 0;
-        while k < deleted.len() {
-            let e = deleted[k];
-            let at = self.child_index[e as usize] as usize;
-            ranges.push(self.tokens(e));
-            let sep = if kept_before {
-                siblings[..at]
-                    .iter()
-                    .rev()
-                    .find(|&&s| self.present(s, config))
-                    .filter(|&&s| self.is_separator_child(p, s))
-            } else {
-                siblings[at + 1..]
-                    .iter()
-                    .find(|&&s| self.present(s, config))
-                    .filter(|&&s| self.is_separator_child(p, s))
-            };
-            if let Some(&s) = sep {
-                ranges.push(self.tokens(s));
+        // A kept sibling a separator search stops at.
+        let stops = |s: NodeId| self.role(s) != Role::Extra && self.present(s, config);
+        let mut kept_before = false;
+        let mut next = deleted.iter().peekable();
+        for (at, &s) in siblings.iter().enumerate() {
+            if next.next_if(|&&d| d == s).is_none() {
+                kept_before |= is_element(s) && self.present(s, config);
+                continue;
             }
-            // Does a kept element sit between this deleted element and the next?
-            if let Some(&next) = deleted.get(k + 1) {
-                let next_at = self.child_index[next as usize] as usize;
-                if siblings[at + 1..next_at]
-                    .iter()
-                    .any(|&s| !self.is_separator_child(p, s) && self.present(s, config))
+            ranges.push(self.tokens(s));
+            if is_element(s) {
+                // Children of other slots that belong with this element.
+                let mut end = at + 1;
+                while let Some(&f) = siblings.get(end)
+                    && (self.role(f) == Role::Extra
+                        || (self.grammar.is_named(self.kind(f)) && !is_element(f)))
                 {
-                    kept_before = true;
+                    if self.role(f) != Role::Extra {
+                        ranges.push(self.tokens(f));
+                    }
+                    end += 1;
+                }
+                let sep = if kept_before {
+                    siblings[..at].iter().rev().find(|&&x| stops(x))
+                } else {
+                    siblings[end..].iter().find(|&&x| stops(x))
+                };
+                if let Some(&sep) = sep.filter(|&&x| self.is_separator_child(p, x)) {
+                    ranges.push(self.tokens(sep));
                 }
             }
-            k += 1;
-        }
-        for r in ranges {
-            delta.push(r);
+            if next.peek().is_none() {
+                break;
+            }
         }
     }
 
@@ -258,8 +311,14 @@ impl Tree {
         if n == d {
             return false;
         }
-        let anchor = self.anchor_of(n, live);
-        if self.parent(anchor).is_none() {
+        self.fits_slot_of(self.anchor_of(n, live), d)
+    }
+
+    /// Whether `d` may fill the slot `anchor` fills (as found by
+    /// [`Self::anchor_of`]); lets a caller testing many `d` for one `n`
+    /// compute the anchor once. The root fills no slot.
+    pub fn fits_slot_of(&self, anchor: NodeId, d: NodeId) -> bool {
+        if anchor == d || self.parent(anchor).is_none() {
             return false;
         }
         match self.slot(anchor) {
@@ -274,6 +333,8 @@ impl Tree {
 /// A token exists iff it is kept. A node with mandatory parts exists iff all
 /// of them exist (and, for a one-or-more slot, at least one of its elements);
 /// a node with no mandatory parts (a bare list) exists iff its parent does.
+/// The separators of a separated list are not mandatory parts: deleting an
+/// element takes one along.
 pub struct Liveness {
     live: BitSet,
 }
@@ -292,8 +353,11 @@ impl Liveness {
             let mut has_mandatory = false;
             let mut ok = true;
             let mut plus_slots: Vec<(SlotId, bool)> = Vec::new();
+            let separated = tree.grammar.has_separators(tree.kind(id));
             for &c in tree.children(id) {
                 match tree.role(c) {
+                    // Separators go and come with the elements they separate.
+                    Role::Mandatory if separated && tree.is_separator_child(id, c) => {}
                     Role::Mandatory => {
                         has_mandatory = true;
                         // A child that depends on its parent exists iff this node does.
@@ -478,8 +542,7 @@ impl TreeBuilder {
         let mut fill = child_offsets.clone();
         let mut children = vec![0; n.saturating_sub(1)];
         let mut child_index = vec![0u32; n];
-        for id in 0..n {
-            let p = self.parent[id];
+        for (id, &p) in self.parent.iter().enumerate() {
             if p != NONE {
                 let at = fill[p as usize];
                 children[at as usize] = id as NodeId;
