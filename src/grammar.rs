@@ -7,7 +7,8 @@
 //! each a *slot* with `multiple`, `required` and the kinds it accepts
 //! (supertypes such as C's `statement` expanded to their subtypes).
 //! Per-language knowledge node-types cannot give (separators, kinds never to
-//! delete) is layered on top from `grammars/*.json` by `crate::lang`.
+//! delete, tokens that may go on their own) is layered on top from
+//! `grammars/*.json` by `crate::lang`.
 
 use std::collections::HashMap;
 
@@ -86,6 +87,9 @@ pub struct Grammar {
     separators: HashMap<KindId, Vec<KindId>>,
     /// Kinds never deleted, whatever their slot says.
     never_delete: Vec<KindId>,
+    /// Anonymous kinds that may be deleted on their own, by parent kind
+    /// (tokens a hidden rule inlines into a list, which node-types omits).
+    optional_tokens: HashMap<KindId, Vec<KindId>>,
 }
 
 impl Grammar {
@@ -250,6 +254,27 @@ impl Grammar {
             bail!("{}: unknown token `{separator}`", self.name);
         };
         self.separators.entry(p).or_default().push(s);
+        Ok(())
+    }
+
+    /// Whether `token_kind`, outside any field of a `parent` node, may be
+    /// deleted on its own.
+    pub fn is_optional_token(&self, parent: KindId, token_kind: KindId) -> bool {
+        self.optional_tokens
+            .get(&parent)
+            .is_some_and(|tokens| tokens.contains(&token_kind))
+    }
+
+    /// Declares that `token` tokens directly under `parent` nodes may be
+    /// deleted on their own.
+    pub fn add_optional_token(&mut self, parent: &str, token: &str) -> Result<()> {
+        let Some(p) = self.find_kind(parent, true) else {
+            bail!("{}: unknown node kind `{parent}`", self.name);
+        };
+        let Some(t) = self.find_kind(token, false) else {
+            bail!("{}: unknown token `{token}`", self.name);
+        };
+        self.optional_tokens.entry(p).or_default().push(t);
         Ok(())
     }
 

@@ -473,8 +473,14 @@ impl TreeBuilder {
             let slot = self
                 .grammar
                 .slot_of(self.kind[parent as usize], spec.field, named);
+            let parent_kind = self.kind[parent as usize];
             let mut role = match spec.role {
                 Some(r) => r,
+                None if slot.is_none()
+                    && self.grammar.is_optional_token(parent_kind, spec.kind) =>
+                {
+                    Role::Optional
+                }
                 None => slot.map_or(Role::Mandatory, |s| self.grammar.slot(s).role()),
             };
             if self.grammar.never_deleted(spec.kind) && !matches!(role, Role::Error) {

@@ -1,0 +1,331 @@
+//! The languages `reduce` parses, and everything that depends on which one it is.
+//!
+//! A [`Language`] is picked from the file extension (or `--lang`); it gives
+//! the tree-sitter parser, the [`Grammar`] facts (the grammar crate's
+//! `NODE_TYPES` with the per-language data of `grammars/<lang>.json` on top,
+//! built once per process) and a [`SyntaxCheck`] that keeps candidates with
+//! more parse errors than the original away from the oracle. Inputs in no
+//! known language are reduced as flat units; [`looks_binary`] tells the CLI
+//! whether to cut them into bytes or into lines and tokens.
+
+use std::path::Path;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use serde_json::Value;
+
+use crate::grammar::Grammar;
+use crate::reducer::SyntaxFilter;
+use crate::tree::Tree;
+use crate::tree::parse::{PARSE_TIMEOUT, count_parse_errors};
+
+/// A language with a tree-sitter grammar.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Language {
+    C,
+    Json,
+}
+
+impl Language {
+    pub const ALL: [Language; 2] = [Language::C, Language::Json];
+
+    /// The name used by `--lang` and in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Language::C => "c",
+            Language::Json => "json",
+        }
+    }
+
+    /// The language `--lang <name>` asks for (`c` or `json`).
+    pub fn from_name(name: &str) -> Option<Language> {
+        Language::ALL
+            .into_iter()
+            .find(|l| l.name().eq_ignore_ascii_case(name))
+    }
+
+    /// The language of a file, from its extension: `.c`, `.h`, `.i` are C
+    /// (lower case only: `.C` and `.H` are C++), `.json` is JSON.
+    pub fn from_path(path: &Path) -> Option<Language> {
+        let ext = path.extension()?.to_str()?;
+        match ext {
+            "c" | "h" | "i" => Some(Language::C),
+            _ if ext.eq_ignore_ascii_case("json") => Some(Language::Json),
+            _ => None,
+        }
+    }
+
+    /// The tree-sitter language to parse with.
+    pub fn ts_language(self) -> tree_sitter::Language {
+        match self {
+            Language::C => tree_sitter_c::LANGUAGE.into(),
+            Language::Json => tree_sitter_json::LANGUAGE.into(),
+        }
+    }
+
+    /// The grammar crate's `node-types.json`.
+    pub fn node_types(self) -> &'static str {
+        match self {
+            Language::C => tree_sitter_c::NODE_TYPES,
+            Language::Json => tree_sitter_json::NODE_TYPES,
+        }
+    }
+
+    /// The per-language data of `grammars/<lang>.json`.
+    pub fn grammar_data(self) -> &'static str {
+        match self {
+            Language::C => include_str!("../grammars/c.json"),
+            Language::Json => include_str!("../grammars/json.json"),
+        }
+    }
+
+    /// Builds the grammar facts: node-types, then `grammars/<lang>.json`.
+    pub fn load_grammar(self) -> Result<Grammar> {
+        let mut grammar = Grammar::from_node_types(self.name(), self.node_types())?;
+        apply_grammar_data(&mut grammar, self.grammar_data())
+            .with_context(|| format!("grammars/{}.json", self.name()))?;
+        Ok(grammar)
+    }
+
+    /// The grammar facts, built once per process.
+    pub fn grammar(self) -> &'static Grammar {
+        static C: OnceLock<Grammar> = OnceLock::new();
+        static JSON: OnceLock<Grammar> = OnceLock::new();
+        let cell = match self {
+            Language::C => &C,
+            Language::Json => &JSON,
+        };
+        // The embedded data is checked by the tests below, so failing here is a bug.
+        cell.get_or_init(|| match self.load_grammar() {
+            Ok(g) => g,
+            Err(e) => panic!("built-in grammar data is invalid: {e:#}"),
+        })
+    }
+}
+
+/// Applies a `grammars/*.json` file (format in `grammars/README.md`).
+fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
+    let value: Value = serde_json::from_str(data).context("not valid JSON")?;
+    let Some(object) = value.as_object() else {
+        bail!("the top level is not an object");
+    };
+    for key in object.keys() {
+        if !matches!(
+            key.as_str(),
+            "description" | "separators" | "optional_tokens" | "never_delete" | "replacements"
+        ) {
+            bail!("unknown key `{key}`");
+        }
+    }
+    if !object.get("description").is_some_and(Value::is_string) {
+        bail!("`description` must be a string");
+    }
+    type AddToken = fn(&mut Grammar, &str, &str) -> Result<()>;
+    let token_lists: [(&str, AddToken); 2] = [
+        ("separators", Grammar::add_separator),
+        ("optional_tokens", Grammar::add_optional_token),
+    ];
+    for (key, add) in token_lists {
+        let Some(map) = object.get(key) else { continue };
+        let map = map
+            .as_object()
+            .with_context(|| format!("`{key}` must map parent kinds to token lists"))?;
+        for (parent, tokens) in map {
+            let tokens = tokens
+                .as_array()
+                .with_context(|| format!("{key} of `{parent}` must be a list"))?;
+            for token in tokens {
+                let token = token
+                    .as_str()
+                    .with_context(|| format!("a token in {key} of `{parent}` is not a string"))?;
+                add(grammar, parent, token)?;
+            }
+        }
+    }
+    if let Some(kinds) = object.get("never_delete") {
+        let kinds = kinds
+            .as_array()
+            .context("`never_delete` must be a list of kinds")?;
+        for kind in kinds {
+            let kind = kind
+                .as_str()
+                .context("a never_delete kind is not a string")?;
+            grammar.add_never_delete(kind)?;
+        }
+    }
+    Ok(())
+}
+
+/// Keeps candidates that parse worse than the original away from the oracle.
+///
+/// A candidate passes iff it has at most as many parse errors (ERROR and
+/// MISSING nodes) as the original input had. A candidate whose re-parse
+/// times out is rejected.
+#[derive(Clone, Debug)]
+pub struct SyntaxCheck {
+    language: Language,
+    max_errors: usize,
+    timeout: Duration,
+}
+
+impl SyntaxCheck {
+    /// A check allowing at most `max_errors` parse errors.
+    pub fn new(language: Language, max_errors: usize) -> Self {
+        SyntaxCheck {
+            language,
+            max_errors,
+            timeout: PARSE_TIMEOUT,
+        }
+    }
+
+    /// A check against the original input's tree.
+    pub fn for_tree(language: Language, tree: &Tree) -> Self {
+        SyntaxCheck::new(language, tree.parse_errors)
+    }
+
+    /// The parse errors of `bytes`, or `None` if parsing timed out.
+    pub fn errors_in(&self, bytes: &[u8]) -> Option<usize> {
+        count_parse_errors(self.language, bytes, self.timeout)
+    }
+}
+
+impl SyntaxFilter for SyntaxCheck {
+    fn accepts(&self, bytes: &[u8]) -> bool {
+        self.errors_in(bytes).is_some_and(|n| n <= self.max_errors)
+    }
+}
+
+/// Whether an input of no known language should be reduced byte by byte:
+/// its first 8 KB hold a NUL byte or are not UTF-8.
+pub fn looks_binary(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(8192)];
+    if head.contains(&0) {
+        return true;
+    }
+    match std::str::from_utf8(head) {
+        Ok(_) => false,
+        // A character cut by the 8 KB boundary is still text.
+        Err(e) => e.error_len().is_some() || head.len() == bytes.len(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_node_kind_named_in_grammars_exists_in_its_grammar() {
+        for lang in Language::ALL {
+            let grammar = lang
+                .load_grammar()
+                .unwrap_or_else(|e| panic!("{}: {e:#}", lang.name()));
+            let bare = Grammar::from_node_types(lang.name(), lang.node_types()).unwrap();
+            let data: Value = serde_json::from_str(lang.grammar_data()).unwrap();
+            let mut named = 0;
+            for key in ["separators", "optional_tokens"] {
+                let Some(map) = data[key].as_object() else {
+                    continue;
+                };
+                for (parent, tokens) in map {
+                    let p = bare.find_kind(parent, true);
+                    assert!(p.is_some(), "{}: no kind `{parent}`", lang.name());
+                    for t in tokens.as_array().unwrap() {
+                        let t = t.as_str().unwrap();
+                        let s = bare.find_kind(t, false);
+                        assert!(s.is_some(), "{}: no token `{t}`", lang.name());
+                        let (p, s) = (p.unwrap(), s.unwrap());
+                        match key {
+                            "separators" => assert!(grammar.is_separator(p, s)),
+                            _ => assert!(grammar.is_optional_token(p, s)),
+                        }
+                        named += 1;
+                    }
+                }
+            }
+            for kind in data["never_delete"].as_array().unwrap() {
+                let kind = kind.as_str().unwrap();
+                let k = bare.find_kind(kind, true);
+                assert!(k.is_some(), "{}: no kind `{kind}`", lang.name());
+                assert!(grammar.never_deleted(k.unwrap()));
+            }
+            assert!(named > 0, "{} names no separators", lang.name());
+            assert!(data["description"].as_str().is_some_and(|d| d.len() > 40));
+        }
+    }
+
+    #[test]
+    fn grammar_data_with_unknown_kinds_or_keys_is_rejected() {
+        let mut g = Grammar::from_node_types("json", tree_sitter_json::NODE_TYPES).unwrap();
+        let bad_kind = r#"{"description": "x", "separators": {"arrray": [","]}}"#;
+        assert!(apply_grammar_data(&mut g, bad_kind).is_err());
+        let bad_token = r#"{"description": "x", "separators": {"array": [";"]}}"#;
+        assert!(apply_grammar_data(&mut g, bad_token).is_err());
+        let bad_optional = r#"{"description": "x", "optional_tokens": {"array": ["x"]}}"#;
+        assert!(apply_grammar_data(&mut g, bad_optional).is_err());
+        let bad_key = r#"{"description": "x", "seperators": {}}"#;
+        assert!(apply_grammar_data(&mut g, bad_key).is_err());
+        let no_description = r#"{"separators": {}}"#;
+        assert!(apply_grammar_data(&mut g, no_description).is_err());
+        let reserved = r#"{"description": "x", "replacements": {}}"#;
+        assert!(apply_grammar_data(&mut g, reserved).is_ok());
+    }
+
+    #[test]
+    fn the_language_comes_from_the_extension() {
+        for (path, lang) in [
+            ("a/b.c", Some(Language::C)),
+            ("x.h", Some(Language::C)),
+            ("pre.i", Some(Language::C)),
+            ("data.json", Some(Language::Json)),
+            ("DATA.JSON", Some(Language::Json)),
+            ("x.C", None),
+            ("x.cpp", None),
+            ("Makefile", None),
+            ("notes.txt", None),
+        ] {
+            assert_eq!(Language::from_path(Path::new(path)), lang, "{path}");
+        }
+        assert_eq!(Language::from_name("C"), Some(Language::C));
+        assert_eq!(Language::from_name("json"), Some(Language::Json));
+        assert_eq!(Language::from_name("text"), None);
+    }
+
+    #[test]
+    fn binary_means_nul_bytes_or_invalid_utf8_early_on() {
+        assert!(!looks_binary(b""));
+        assert!(!looks_binary("int main() { return 0; } // é\n".as_bytes()));
+        assert!(looks_binary(b"ab\0cd"));
+        assert!(looks_binary(b"ab\xffcd"));
+        // A multi-byte character cut at 8 KB is not a sign of binary data.
+        let mut text = vec![b'a'; 8191];
+        text.extend_from_slice("é and more".as_bytes());
+        assert!(!looks_binary(&text));
+        // Bad bytes after the first 8 KB are not looked at.
+        let mut late = vec![b'a'; 9000];
+        late.push(0xff);
+        assert!(!looks_binary(&late));
+    }
+
+    #[test]
+    fn the_syntax_check_rejects_candidates_with_more_parse_errors() {
+        let check = SyntaxCheck::new(Language::C, 0);
+        assert!(!check.accepts(b"int x = ;"));
+        assert!(check.accepts(b"int x;"));
+        assert!(check.accepts(b""));
+        assert!(check.accepts(b"int main(void) { return 0; }"));
+        let lenient = SyntaxCheck::new(Language::C, 5);
+        assert!(lenient.accepts(b"int x = ;"));
+        let json = SyntaxCheck::new(Language::Json, 0);
+        assert!(json.accepts(b"[1, 3]"));
+        assert!(!json.accepts(b"[1, , 3]"));
+    }
+
+    #[test]
+    fn the_grammar_is_built_once_per_process() {
+        let a: *const Grammar = Language::C.grammar();
+        let b: *const Grammar = Language::C.grammar();
+        assert_eq!(a, b);
+        assert_ne!(a, Language::Json.grammar() as *const Grammar);
+    }
+}
