@@ -62,6 +62,15 @@ pub enum Inner {
     Wdd,
 }
 
+/// The order in which perses tries its edits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum PersesScheduleArg {
+    /// The tutorial's: every node's replacements again after each success.
+    Tutorial,
+    /// One pass over the nodes, largest first, resumed after each success.
+    Sweep,
+}
+
 /// Flat units when no grammar is used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum UnitArg {
@@ -88,7 +97,12 @@ pub struct Cli {
     pub input: Option<PathBuf>,
 
     /// The interestingness test: an executable that exits 0 while the candidate is interesting.
-    #[arg(long, value_name = "SCRIPT", required_unless_present = "list_algos", help_heading = "Oracle")]
+    #[arg(
+        long,
+        value_name = "SCRIPT",
+        required_unless_present = "list_algos",
+        help_heading = "Oracle"
+    )]
     pub oracle: Option<PathBuf>,
 
     /// Seconds before a test is killed and counted as not interesting
@@ -128,6 +142,21 @@ pub struct Cli {
     #[arg(long, value_enum, help_heading = "Algorithm")]
     pub lang: Option<LangArg>,
 
+    /// perses (and auto's tree phase): the order of the edits. `sweep` walks
+    /// the nodes once, largest first, trying a few replacements per node
+    /// and then minimizing its list; a success does not restart the walk,
+    /// and a new sweep runs only while one removes something. `tutorial`
+    /// retries the replacements of every node after each success: far more
+    /// tests on real inputs.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "SCHEDULE",
+        default_value_t = PersesScheduleArg::Sweep,
+        help_heading = "Algorithm"
+    )]
+    pub perses_schedule: PersesScheduleArg,
+
     /// Repeat tree sweeps until one removes nothing (HDD*).
     #[arg(long, help_heading = "Algorithm")]
     pub fixpoint: bool,
@@ -137,7 +166,12 @@ pub struct Cli {
     pub any_node: bool,
 
     /// Prior probability that a unit is essential (probdd, cdd).
-    #[arg(long, value_name = "P", default_value_t = 0.1, help_heading = "Algorithm")]
+    #[arg(
+        long,
+        value_name = "P",
+        default_value_t = 0.1,
+        help_heading = "Algorithm"
+    )]
     pub p0: f64,
 
     /// drdd: at most R single-unit scans (1 = linear, no 1-minimality) [default: until a scan changes nothing].
@@ -145,11 +179,21 @@ pub struct Cli {
     pub restarts: Option<u32>,
 
     /// tpdd: prior that an optional node survives.
-    #[arg(long, value_name = "S", default_value_t = 0.5, help_heading = "Algorithm")]
+    #[arg(
+        long,
+        value_name = "S",
+        default_value_t = 0.5,
+        help_heading = "Algorithm"
+    )]
     pub sigma: f64,
 
     /// tpdd: stop when the best expected gain is at most this many tokens.
-    #[arg(long, value_name = "G", default_value_t = 1.0, help_heading = "Algorithm")]
+    #[arg(
+        long,
+        value_name = "G",
+        default_value_t = 1.0,
+        help_heading = "Algorithm"
+    )]
     pub min_gain: f64,
 
     /// Test tree candidates even when they parse worse than the original.

@@ -7,10 +7,11 @@
 //! each a *slot* with `multiple`, `required` and the kinds it accepts
 //! (supertypes such as C's `statement` expanded to their subtypes).
 //! Per-language knowledge node-types cannot give (separators, kinds never to
-//! delete, tokens that may go on their own) is layered on top from
-//! `grammars/*.json` by `crate::lang`.
+//! delete, tokens that may go on their own, texts a node may be replaced by)
+//! is layered on top from `grammars/*.json` by `crate::lang`.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
@@ -90,6 +91,18 @@ pub struct Grammar {
     /// Anonymous kinds that may be deleted on their own, by parent kind
     /// (tokens a hidden rule inlines into a list, which node-types omits).
     optional_tokens: HashMap<KindId, Vec<KindId>>,
+    /// Texts a node of a kind may be replaced by, in the order to try them.
+    replacements: HashMap<KindId, Vec<Replacement>>,
+    /// The field name of each slot that is a field.
+    slot_fields: HashMap<SlotId, String>,
+}
+
+/// A text a node may be replaced by (`grammars/*.json`, key `replacements`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replacement {
+    pub text: Arc<[u8]>,
+    /// Only where the node fills a field of this name; anywhere if `None`.
+    pub field: Option<String>,
 }
 
 impl Grammar {
@@ -134,6 +147,7 @@ impl Grammar {
                 for (field, spec) in fields {
                     let slot = g.read_slot(spec)?;
                     slots.fields.push((field.clone(), slot));
+                    g.slot_fields.insert(slot, field.clone());
                 }
             }
             if e["children"].is_object() {
@@ -286,6 +300,57 @@ impl Grammar {
         self.never_delete.push(k);
         Ok(())
     }
+
+    /// The texts a node of `kind` may be replaced by, in the order to try
+    /// them (empty for most kinds); see [`Self::replacement_fits`].
+    pub fn replacements(&self, kind: KindId) -> &[Replacement] {
+        self.replacements.get(&kind).map_or(&[], Vec::as_slice)
+    }
+
+    /// Whether `replacement` applies to a node that fills `slot` (the
+    /// node's [`crate::tree::Tree::slot`]).
+    pub fn replacement_fits(&self, replacement: &Replacement, slot: Option<SlotId>) -> bool {
+        match &replacement.field {
+            None => true,
+            Some(field) => slot.and_then(|s| self.slot_fields.get(&s)) == Some(field),
+        }
+    }
+
+    /// Declares that a node of `kind` may be replaced by `text` (tried after
+    /// the texts declared before it), anywhere or, with `field`, only where
+    /// it fills a field of that name (which some kind must have, accepting
+    /// `kind`). The text must not be blank: deleting is the deletion
+    /// policies' business.
+    pub fn add_replacement(&mut self, kind: &str, field: Option<&str>, text: &str) -> Result<()> {
+        let Some(k) = self.find_kind(kind, true) else {
+            bail!("{}: unknown node kind `{kind}`", self.name);
+        };
+        if let Some(f) = field {
+            let fits = self
+                .slot_fields
+                .iter()
+                .any(|(&slot, name)| name == f && self.slots[slot as usize].accepts(k));
+            if !fits {
+                bail!("{}: no field `{f}` takes a `{kind}`", self.name);
+            }
+        }
+        if text.trim().is_empty() {
+            bail!("{}: a blank replacement for `{kind}`", self.name);
+        }
+        let replacement = Replacement {
+            text: Arc::from(text.as_bytes()),
+            field: field.map(str::to_string),
+        };
+        let texts = self.replacements.entry(k).or_default();
+        if texts.contains(&replacement) {
+            bail!(
+                "{}: replacement `{text}` listed twice for `{kind}`",
+                self.name
+            );
+        }
+        texts.push(replacement);
+        Ok(())
+    }
 }
 
 fn type_ref(v: &Value) -> Result<(String, bool)> {
@@ -337,5 +402,37 @@ mod tests {
         let block = g.find_kind("block", true).unwrap();
         let semi = g.find_kind(";", false).unwrap();
         assert!(g.is_separator(block, semi));
+    }
+
+    #[test]
+    fn replacements_must_name_known_kinds_and_fields_and_keep_their_order() {
+        let mut g = Grammar::from_node_types("toy", TOY).unwrap();
+        assert!(g.add_replacement("call", None, "0").is_ok());
+        assert!(g.add_replacement("call", None, "1").is_ok());
+        assert!(g.add_replacement("identifier", Some("label"), "x").is_ok());
+        assert!(g.add_replacement("call", None, "0").is_err());
+        assert!(g.add_replacement("call", None, " ").is_err());
+        assert!(g.add_replacement("cal", None, "0").is_err());
+        assert!(g.add_replacement(";", None, "0").is_err());
+        assert!(
+            g.add_replacement("identifier", Some("labell"), "x")
+                .is_err()
+        );
+        assert!(g.add_replacement("call", Some("label"), "x").is_err());
+        let call = g.find_kind("call", true).unwrap();
+        let block = g.find_kind("block", true).unwrap();
+        let identifier = g.find_kind("identifier", true).unwrap();
+        let texts: Vec<&[u8]> = g.replacements(call).iter().map(|r| &r.text[..]).collect();
+        assert_eq!(texts, [&b"0"[..], b"1"]);
+        assert!(g.replacements(block).is_empty());
+        let [label_only] = g.replacements(identifier) else {
+            panic!("one replacement")
+        };
+        let label = g.slot_of(call, Some("label"), true);
+        let function = g.slot_of(call, Some("function"), true);
+        assert!(g.replacement_fits(label_only, label));
+        assert!(!g.replacement_fits(label_only, function));
+        assert!(!g.replacement_fits(label_only, None));
+        assert!(g.replacement_fits(&g.replacements(call)[0], None));
     }
 }

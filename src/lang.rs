@@ -154,7 +154,33 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
             grammar.add_never_delete(kind)?;
         }
     }
+    if let Some(map) = object.get("replacements") {
+        let map = map
+            .as_object()
+            .context("`replacements` must map node kinds to lists of texts")?;
+        for (key, texts) in map {
+            let texts = texts
+                .as_array()
+                .with_context(|| format!("replacements of `{key}` must be a list"))?;
+            let (kind, field) = replacement_key(key);
+            for text in texts {
+                let text = text
+                    .as_str()
+                    .with_context(|| format!("a replacement of `{key}` is not a string"))?;
+                grammar.add_replacement(kind, field, text)?;
+            }
+        }
+    }
     Ok(())
+}
+
+/// A `replacements` key: `<kind>`, or `<kind> as <field>` for a node of
+/// that kind filling a field of that name.
+fn replacement_key(key: &str) -> (&str, Option<&str>) {
+    match key.split_once(" as ") {
+        Some((kind, field)) => (kind.trim(), Some(field.trim())),
+        None => (key, None),
+    }
 }
 
 /// Keeps candidates that parse worse than the original away from the oracle.
@@ -249,6 +275,31 @@ mod tests {
                 assert!(k.is_some(), "{}: no kind `{kind}`", lang.name());
                 assert!(grammar.never_deleted(k.unwrap()));
             }
+            let replacements = data["replacements"].as_object().unwrap();
+            for (key, texts) in replacements {
+                let (kind, field) = replacement_key(key);
+                let k = bare.find_kind(kind, true);
+                assert!(k.is_some(), "{}: no kind `{kind}`", lang.name());
+                let loaded: Vec<&[u8]> = grammar
+                    .replacements(k.unwrap())
+                    .iter()
+                    .filter(|r| r.field.as_deref() == field)
+                    .map(|r| &r.text[..])
+                    .collect();
+                let listed: Vec<&[u8]> = texts
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|t| t.as_str().unwrap().as_bytes())
+                    .collect();
+                assert_eq!(loaded, listed, "{}: replacements of `{key}`", lang.name());
+                assert!(!listed.is_empty(), "{}: `{key}` lists none", lang.name());
+            }
+            assert!(
+                !replacements.is_empty(),
+                "{} has no replacements",
+                lang.name()
+            );
             assert!(named > 0, "{} names no separators", lang.name());
             assert!(data["description"].as_str().is_some_and(|d| d.len() > 40));
         }
@@ -267,8 +318,25 @@ mod tests {
         assert!(apply_grammar_data(&mut g, bad_key).is_err());
         let no_description = r#"{"separators": {}}"#;
         assert!(apply_grammar_data(&mut g, no_description).is_err());
-        let reserved = r#"{"description": "x", "replacements": {}}"#;
-        assert!(apply_grammar_data(&mut g, reserved).is_ok());
+        let replacements = r#"{"description": "x", "replacements": {"array": ["[]"]}}"#;
+        assert!(apply_grammar_data(&mut g, replacements).is_ok());
+        let array = g.find_kind("array", true).unwrap();
+        assert_eq!(&*g.replacements(array)[0].text, b"[]");
+        let as_key = r#"{"description": "x", "replacements": {"string as key": ["\"\""]}}"#;
+        assert!(apply_grammar_data(&mut g, as_key).is_ok());
+        let string = g.find_kind("string", true).unwrap();
+        assert_eq!(g.replacements(string)[0].field.as_deref(), Some("key"));
+        for bad in [
+            r#"{"description": "x", "replacements": {"string as kye": ["0"]}}"#,
+            r#"{"description": "x", "replacements": {"number as key": ["0"]}}"#,
+            r#"{"description": "x", "replacements": {"arrray": ["[]"]}}"#,
+            r#"{"description": "x", "replacements": {"number": "0"}}"#,
+            r#"{"description": "x", "replacements": {"number": [0]}}"#,
+            r#"{"description": "x", "replacements": {"number": [""]}}"#,
+            r#"{"description": "x", "replacements": ["0"]}"#,
+        ] {
+            assert!(apply_grammar_data(&mut g, bad).is_err(), "{bad}");
+        }
     }
 
     #[test]

@@ -131,6 +131,8 @@ pub struct Reducer<'a> {
     units: &'a Units,
     oracle: &'a dyn Oracle,
     filter: Option<&'a dyn SyntaxFilter>,
+    /// Whether the filter applies to the current phase.
+    filter_enabled: bool,
     cache: Option<VerdictCache>,
     jobs: usize,
     limits: Limits,
@@ -151,6 +153,7 @@ impl<'a> Reducer<'a> {
             units,
             oracle,
             filter: None,
+            filter_enabled: true,
             cache: Some(VerdictCache::default()),
             jobs: 1,
             limits: Limits::default(),
@@ -169,6 +172,13 @@ impl<'a> Reducer<'a> {
     pub fn with_filter(mut self, filter: Option<&'a dyn SyntaxFilter>) -> Self {
         self.filter = filter;
         self
+    }
+
+    /// Turns the syntax filter on or off for the following runs (it is on
+    /// by default when one was given): tree policies use it, flat list
+    /// algorithms chosen explicitly do not.
+    pub fn set_filter_enabled(&mut self, on: bool) {
+        self.filter_enabled = on;
     }
 
     /// How many oracle tests may run at once.
@@ -264,6 +274,7 @@ impl<'a> Reducer<'a> {
             return (Quick::Known(known), key);
         }
         if let Some(filter) = self.filter
+            && self.filter_enabled
             && !filter.accepts(bytes)
         {
             phase.syntax_rejected += 1;

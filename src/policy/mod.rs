@@ -24,6 +24,7 @@ pub mod flat;
 pub mod hdd;
 pub mod perses;
 pub mod probdd;
+pub mod simplify;
 pub mod tpdd;
 #[cfg(test)]
 mod tree_tests;

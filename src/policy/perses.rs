@@ -6,7 +6,8 @@
 //! under `n`, so `{ if (c1) { if (c2) { crash(); } } }` becomes `{ crash(); }`
 //! in one test, while the result stays grammatical.
 //!
-//! One pass, as in the tutorial:
+//! One pass of the tutorial's schedule ([`PersesSchedule::Tutorial`], the
+//! library default):
 //! 1. kept-token sizes of every node ([`Tree::sizes`], a prefix sum) and the
 //!    live internal nodes sorted by size descending, then rank ascending;
 //! 2. the *active list* is picked: a list is a node with at least one
@@ -73,7 +74,12 @@
 //!    otherwise the run is over.
 //!
 //! Nodes only ever die as tokens go, so a sweep's order holds every node
-//! that can be live during it. Guarantee at the end (a fruitless sweep):
+//! that can be live during it. One wrinkle: a bare list (no mandatory
+//! part, like the toy grammar's `stmt_list`) lives as long as its parent,
+//! so when a nested list is promoted into its place the outer list stays
+//! live and the promoted one, under dead wrappers, counts as dead; the
+//! list step then works on the promoted list's elements
+//! (`Perses::effective_list`), or they would never be minimized. Guarantee at the end (a fruitless sweep):
 //! no single one of the first `max_replacements_per_node` replacements of
 //! any live node succeeds, and every list is minimal for its inner
 //! minimizer (1-minimal for ddmin). Cost: one sweep tests each live node's
@@ -86,7 +92,7 @@ use std::sync::Arc;
 
 use crate::bitset::BitSet;
 use crate::configuration::{Configuration, Delta, Proposal};
-use crate::policy::{ElemList, ListMinimizer, Minimizer, MinimizerSettings, Policy};
+use crate::policy::{ElemList, ListMinimizer, Minimizer, MinimizerSettings, Policy, Selection};
 use crate::tree::{Liveness, NodeId, Tree};
 
 /// The sweep schedule's default cap on replacements tried per node.
@@ -184,9 +190,12 @@ enum Step {
         cands: Arc<Vec<NodeId>>,
         next: usize,
     },
-    /// Minimizing the node's list, over `elems` this pass; `proposed`:
-    /// whether the minimizer proposed anything this pass.
+    /// Minimizing the node's list: the deletable children of `list` (the
+    /// node, or the list promoted into its place, see
+    /// [`Perses::effective_list`]), `elems` this pass; `proposed`: whether
+    /// the minimizer proposed anything this pass.
     List {
+        list: NodeId,
         minimizer: Box<dyn ListMinimizer>,
         elems: Arc<Vec<NodeId>>,
         proposed: bool,
@@ -401,19 +410,13 @@ impl Perses {
     }
 }
 
-impl Policy for Perses {
-    fn name(&self) -> String {
-        format!("perses+{}", self.inner.name())
-    }
-
-    fn start_pass(&mut self, config: &Configuration) {
+/// The tutorial's schedule.
+impl Perses {
+    fn tutorial_start_pass(&mut self, config: &Configuration) {
         let tree = &self.tree;
         let live = tree.liveness(config);
         let size = tree.sizes(config);
-        let mut order: Vec<NodeId> = (0..tree.len() as NodeId)
-            .filter(|&n| !tree.is_leaf(n) && live.is_live(n))
-            .collect();
-        order.sort_by_key(|&n| (std::cmp::Reverse(size[n as usize]), tree.rank(n)));
+        let order = size_order(tree, &live, &size);
         self.pass = Some(Arc::new(PassData { live, size, order }));
         self.pick_active();
         self.phase = Phase::Replace {
@@ -436,22 +439,16 @@ impl Policy for Perses {
         }
     }
 
-    fn next_proposal(&mut self, config: &Configuration) -> Option<Proposal> {
+    fn tutorial_next_proposal(&mut self, config: &Configuration) -> Option<Proposal> {
         if let Some(p) = self.next_replacement() {
             return Some(p);
         }
         self.active?;
         let selection = self.minimizer.as_mut()?.next_deletion()?;
-        let mut chosen: Vec<NodeId> = selection
-            .iter()
-            .flat_map(|r| r.clone())
-            .map(|p| self.elems[p as usize])
-            .collect();
-        chosen.sort_unstable();
-        Some(Proposal::delete(self.tree.deletion_delta(&chosen, config)))
+        Some(self.list_deletion(&selection, &self.elems, config))
     }
 
-    fn on_reduced(&mut self, reduced: Option<&Configuration>) -> bool {
+    fn tutorial_on_reduced(&mut self, reduced: Option<&Configuration>) -> bool {
         let Some(a) = self.active else {
             return reduced.is_some(); // a replacements-only pass
         };
@@ -471,6 +468,230 @@ impl Policy for Perses {
             Arc::make_mut(&mut self.done).insert(a);
         }
         true
+    }
+}
+
+/// The sweep schedule.
+impl Perses {
+    /// Whether `n` still exists and keeps a token this pass.
+    fn usable(&self, n: NodeId) -> bool {
+        let pass = self.pass();
+        pass.live.is_live(n) && pass.size[n as usize] > 0
+    }
+
+    /// The list whose elements are `n`'s: `n` itself, unless its kept
+    /// tokens all lie in one child that no longer exists, because a nested
+    /// list was promoted into `n`'s place. A bare list (no mandatory part)
+    /// lives as long as its parent, so `n` outlives that replacement while
+    /// the promoted list, under dead wrappers, counts as dead; its elements
+    /// are the ones to delete. Follows such lone dead children down and
+    /// returns the deepest list on the way that fits `n`'s slot.
+    fn effective_list(&self, n: NodeId) -> NodeId {
+        let (tree, pass) = (&self.tree, self.pass());
+        let mut found = n;
+        let mut at = n;
+        loop {
+            let mut present = tree
+                .children(at)
+                .iter()
+                .copied()
+                .filter(|&c| pass.size[c as usize] > 0);
+            let (Some(c), None) = (present.next(), present.next()) else {
+                return found;
+            };
+            if pass.live.is_live(c) {
+                return found;
+            }
+            at = c;
+            if self.is_list.contains(at) && tree.fits_slot_of(n, at) {
+                found = at;
+            }
+        }
+    }
+
+    fn sweep_start_pass(&mut self, config: &Configuration) {
+        let tree = &self.tree;
+        let live = tree.liveness(config);
+        let size = tree.sizes(config);
+        let mut sweep = self.sweep.take().unwrap_or_else(|| Sweep {
+            order: Arc::new(size_order(tree, &live, &size)),
+            cursor: 0,
+            step: Step::Enter,
+            committed: false,
+            last: Made::Nothing,
+        });
+        self.pass = Some(Arc::new(PassData {
+            live,
+            size,
+            order: Vec::new(),
+        }));
+        sweep.last = Made::Nothing;
+        match &mut sweep.step {
+            Step::Enter => {}
+            // Candidates are only valid in the pass that computed them.
+            Step::Replace { .. } => sweep.step = Step::Enter,
+            // A list still being minimized: its elements in this configuration.
+            Step::List {
+                list,
+                minimizer,
+                elems,
+                proposed,
+            } => {
+                let n = sweep.order[sweep.cursor];
+                let nodes = if self.usable(n) {
+                    self.elems_of(*list, config)
+                } else {
+                    Vec::new()
+                };
+                if nodes.is_empty() {
+                    sweep.advance();
+                } else {
+                    minimizer.start_pass(&self.elem_list(&nodes, config));
+                    *elems = Arc::new(nodes);
+                    *proposed = false;
+                }
+            }
+        }
+        self.sweep = Some(sweep);
+    }
+
+    fn sweep_next_proposal(&mut self, config: &Configuration) -> Option<Proposal> {
+        let mut sweep = self.sweep.take()?;
+        let proposal = self.sweep_step(&mut sweep, config);
+        self.sweep = Some(sweep);
+        proposal
+    }
+
+    /// Walks the sweep from where it is to its next proposal.
+    fn sweep_step(&self, sweep: &mut Sweep, config: &Configuration) -> Option<Proposal> {
+        let size = &self.pass().size;
+        loop {
+            let n = *sweep.order.get(sweep.cursor)?;
+            match &mut sweep.step {
+                Step::Enter => {
+                    if !self.usable(n) {
+                        sweep.advance();
+                        continue;
+                    }
+                    let mut cands = self.candidates(n);
+                    // Only proper shrinks count against the cap.
+                    cands.retain(|&d| size[d as usize] < size[n as usize]);
+                    if let Some(cap) = self.options.max_replacements_per_node {
+                        cands.truncate(cap as usize);
+                    }
+                    sweep.step = Step::Replace {
+                        cands: Arc::new(cands),
+                        next: 0,
+                    };
+                }
+                Step::Replace { cands, next } => {
+                    if let Some(&d) = cands.get(*next) {
+                        *next += 1;
+                        sweep.last = Made::Replacement;
+                        return Some(self.replacement(n, d));
+                    }
+                    let list = self.effective_list(n);
+                    let elems = if self.is_list.contains(list) {
+                        self.elems_of(list, config)
+                    } else {
+                        Vec::new()
+                    };
+                    if elems.is_empty() {
+                        sweep.advance();
+                        continue;
+                    }
+                    let mut minimizer = self.inner.build(&self.settings);
+                    minimizer.start_pass(&self.elem_list(&elems, config));
+                    sweep.step = Step::List {
+                        list,
+                        minimizer,
+                        elems: Arc::new(elems),
+                        proposed: false,
+                    };
+                }
+                Step::List {
+                    minimizer,
+                    elems,
+                    proposed,
+                    ..
+                } => {
+                    if let Some(selection) = minimizer.next_deletion() {
+                        *proposed = true;
+                        sweep.last = Made::Deletion;
+                        return Some(self.list_deletion(&selection, elems, config));
+                    }
+                    // The minimizer's pass found nothing; it may still want
+                    // another one over the same elements.
+                    if *proposed && minimizer.on_reduced(None) {
+                        minimizer.start_pass(&self.elem_list(elems, config));
+                        *proposed = false;
+                        continue;
+                    }
+                    sweep.advance();
+                }
+            }
+        }
+    }
+
+    fn sweep_on_reduced(&mut self, reduced: Option<&Configuration>) -> bool {
+        let Some(mut sweep) = self.sweep.take() else {
+            return false;
+        };
+        let Some(config) = reduced else {
+            // The pass walked to the end of the order without a success.
+            if sweep.committed {
+                return true; // `self.sweep` stays empty: a new sweep begins
+            }
+            self.sweep = Some(sweep);
+            return false;
+        };
+        sweep.committed = true;
+        match (&mut sweep.step, sweep.last) {
+            (
+                Step::List {
+                    list, minimizer, ..
+                },
+                Made::Deletion,
+            ) => {
+                let elems = self.elem_list(&self.elems_of(*list, config), config);
+                if !minimizer.on_reduced(Some(&elems)) {
+                    sweep.advance();
+                }
+            }
+            _ => sweep.advance(),
+        }
+        self.sweep = Some(sweep);
+        true
+    }
+}
+
+impl Policy for Perses {
+    fn name(&self) -> String {
+        match self.options.schedule {
+            PersesSchedule::Tutorial => format!("perses+{}", self.inner.name()),
+            PersesSchedule::Sweep => format!("perses-sweep+{}", self.inner.name()),
+        }
+    }
+
+    fn start_pass(&mut self, config: &Configuration) {
+        match self.options.schedule {
+            PersesSchedule::Tutorial => self.tutorial_start_pass(config),
+            PersesSchedule::Sweep => self.sweep_start_pass(config),
+        }
+    }
+
+    fn next_proposal(&mut self, config: &Configuration) -> Option<Proposal> {
+        match self.options.schedule {
+            PersesSchedule::Tutorial => self.tutorial_next_proposal(config),
+            PersesSchedule::Sweep => self.sweep_next_proposal(config),
+        }
+    }
+
+    fn on_reduced(&mut self, reduced: Option<&Configuration>) -> bool {
+        match self.options.schedule {
+            PersesSchedule::Tutorial => self.tutorial_on_reduced(reduced),
+            PersesSchedule::Sweep => self.sweep_on_reduced(reduced),
+        }
     }
 
     fn clone_box(&self) -> Box<dyn Policy> {

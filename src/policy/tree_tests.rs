@@ -11,7 +11,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 
 use crate::configuration::Configuration;
 use crate::policy::hdd::{Hdd, HddOptions};
-use crate::policy::perses::{Perses, PersesOptions};
+use crate::policy::perses::{Perses, PersesOptions, PersesSchedule};
+use crate::policy::testing::XorShift;
 use crate::policy::tpdd::{TPdd, TPddOptions};
 use crate::policy::{Minimizer, MinimizerSettings, Policy};
 use crate::reducer::{Candidate, Quiet, Reducer, Verdict};
@@ -30,7 +31,25 @@ struct Outcome {
 /// Runs `policy` from the full input with the cache off, counting oracle calls.
 fn run(
     units: &Units,
+    policy: Box<dyn Policy>,
+    interesting: impl Fn(&Candidate<'_>) -> bool + Sync,
+) -> Outcome {
+    run_from(
+        units,
+        policy,
+        Configuration::full(units.len()),
+        1,
+        interesting,
+    )
+}
+
+/// Runs `policy` from `start` with `jobs` tests in flight and the cache off,
+/// counting oracle calls.
+fn run_from(
+    units: &Units,
     mut policy: Box<dyn Policy>,
+    start: Configuration,
+    jobs: usize,
     interesting: impl Fn(&Candidate<'_>) -> bool + Sync,
 ) -> Outcome {
     let calls = AtomicU32::new(0);
@@ -42,8 +61,10 @@ fn run(
             Verdict::NotInteresting
         }
     };
-    let mut reducer = Reducer::new(units, &oracle).with_cache(false);
-    let (result, _) = reducer.run(&mut policy, Configuration::full(units.len()), &mut Quiet);
+    let mut reducer = Reducer::new(units, &oracle)
+        .with_cache(false)
+        .with_jobs(jobs);
+    let (result, _) = reducer.run(&mut policy, start, &mut Quiet);
     Outcome {
         text: collapse(&units.render(&result)),
         kept: result.kept.iter().collect(),
@@ -90,6 +111,19 @@ fn perses(tree: &Arc<Tree>, inner: Minimizer) -> Box<dyn Policy> {
         inner,
         MinimizerSettings::default(),
         PersesOptions::default(),
+    ))
+}
+
+/// Perses with the sweep schedule and the default per-node cap.
+fn perses_sweep(tree: &Arc<Tree>, inner: Minimizer) -> Box<dyn Policy> {
+    Box::new(Perses::new(
+        Arc::clone(tree),
+        inner,
+        MinimizerSettings::default(),
+        PersesOptions {
+            schedule: PersesSchedule::Sweep,
+            ..PersesOptions::default()
+        },
     ))
 }
 
@@ -528,6 +562,7 @@ fn a_bounded_replacement_search_still_frees_a_crash_within_reach() {
         MinimizerSettings::default(),
         PersesOptions {
             max_replacement_depth: Some(3),
+            ..PersesOptions::default()
         },
     ));
     let out = run(&units, policy, crash_oracle(crash));
@@ -556,4 +591,152 @@ fn tree_sizes_count_kept_tokens_like_size_and_replacement_checks_the_anchor_slot
     let expr = tree.children(if1)[2];
     assert_eq!(tree.kind_name(expr), "expr");
     assert!(!tree.fits_slot_of(expr, crash));
+}
+
+// ---------------------------------------------------------------------------
+// Perses' sweep schedule: one cursor over the nodes, largest first.
+
+#[test]
+fn the_library_default_is_the_tutorial_schedule() {
+    assert_eq!(PersesOptions::default().schedule, PersesSchedule::Tutorial);
+}
+
+#[test]
+fn the_sweep_schedule_frees_the_crash_from_the_nested_ifs_in_4_calls() {
+    // Sweep 1 visits func (the root: no slot, not a list), then main's body,
+    // whose smallest compatible descendant is the innermost block: call 1
+    // promotes `{ crash ( ) ; noise ( ) ; }` and moves on. Every node of the
+    // dead wrappers is skipped; the promoted block has no block below it,
+    // its list [crash, noise] gets a fresh ddmin: keep-only [crash] passes
+    // (call 2), then ddmin over [crash] deletes it and fails (call 3), and
+    // the list is minimal. The calls have no replacement, so sweep 1 ends
+    // having committed; sweep 2 finds nothing but pays ddmin's one failing
+    // test on [crash] again (call 4), and the run is over.
+    let (tree, units, crash) = nested_ifs();
+    let out = run(
+        &units,
+        perses_sweep(&tree, Minimizer::DdMin),
+        crash_oracle(crash),
+    );
+    assert_eq!(out.text, NESTED_FREED);
+    assert_eq!(out.calls, 4);
+}
+
+#[test]
+fn the_sweep_schedule_reduces_the_scattered_bug_at_least_as_far_as_the_tutorial() {
+    let (tree, units, needed) = scattered_bug();
+    for inner in [Minimizer::DdMin, Minimizer::ProbDd] {
+        let tutorial = run(&units, perses(&tree, inner), scattered_oracle(needed));
+        let sweep = run(&units, perses_sweep(&tree, inner), scattered_oracle(needed));
+        assert!(parses(&sweep.text), "{}", sweep.text);
+        for u in needed {
+            assert!(sweep.kept.contains(&u), "{inner:?} lost unit {u}");
+        }
+        assert!(
+            sweep.kept.len() <= tutorial.kept.len(),
+            "{inner:?}: {}",
+            sweep.text
+        );
+        assert!(
+            sweep.calls < tutorial.calls,
+            "{inner:?}: {} calls",
+            sweep.calls
+        );
+    }
+}
+
+/// A random program of the nested-if grammar: statement lists of one to
+/// four statements, each a call (named `f0`, `f1`, ... in creation order),
+/// an `if` or a bare block, nested at most `depth` levels. Returns the tree,
+/// its units and every call's identifier unit with its name.
+fn random_program(rng: &mut XorShift, depth: u32) -> (Arc<Tree>, Units, Vec<(u32, String)>) {
+    fn stmts(
+        b: &mut Nested,
+        rng: &mut XorShift,
+        depth: u32,
+        calls: &mut Vec<(u32, String)>,
+    ) -> Vec<u32> {
+        let mut out = Vec::new();
+        for _ in 0..1 + rng.below(4) {
+            let choice = if depth == 0 { 0 } else { rng.below(5) };
+            let stmt = match choice {
+                0..=2 => {
+                    let name = format!("f{}", calls.len());
+                    let call = b.call(&name);
+                    calls.push((call, name));
+                    call
+                }
+                3 => {
+                    let inner = stmts(b, rng, depth - 1, calls);
+                    let list = b.list(&inner);
+                    let block = b.block(list);
+                    b.if_stmt(&format!("c{}", rng.below(10)), block)
+                }
+                _ => {
+                    let inner = stmts(b, rng, depth - 1, calls);
+                    let list = b.list(&inner);
+                    b.block(list)
+                }
+            };
+            out.push(stmt);
+        }
+        out
+    }
+    let mut b = Nested::new();
+    let mut calls = Vec::new();
+    let body = stmts(&mut b, rng, depth, &mut calls);
+    let list = b.list(&body);
+    let block = b.block(list);
+    let root = b.func(block);
+    let (tree, units) = b.build(root);
+    let calls = calls
+        .into_iter()
+        .map(|(call, name)| (tree_unit_of_call(&tree, call), name))
+        .collect();
+    (tree, units, calls)
+}
+
+#[test]
+fn the_sweep_schedule_keeps_every_needed_call_parses_and_ends_at_a_fixpoint() {
+    let mut rng = XorShift::new(0x5eed_0f5e_eb00);
+    for case in 0..40 {
+        let (tree, units, calls) = random_program(&mut rng, 1 + case % 4);
+        // A random non-empty set of needed calls; the rest is noise.
+        let mut needed: Vec<&(u32, String)> = calls.iter().filter(|_| rng.below(3) == 0).collect();
+        if needed.is_empty() {
+            needed.push(&calls[rng.below(calls.len() as u64) as usize]);
+        }
+        let units_needed: Vec<u32> = needed.iter().map(|(u, _)| *u).collect();
+        let oracle = |c: &Candidate<'_>| {
+            units_needed.iter().all(|&u| c.keeps(u)) && parses(&String::from_utf8_lossy(c.bytes))
+        };
+        let inner = [Minimizer::DdMin, Minimizer::ProbDd, Minimizer::DrDd][case as usize % 3];
+        let out = run(&units, perses_sweep(&tree, inner), oracle);
+        let names: Vec<&str> = needed.iter().map(|(_, n)| n.as_str()).collect();
+        let full_text = collapse(&units.render(&Configuration::full(units.len())));
+        let what = format!(
+            "case {case} ({inner:?}): {} needed {names:?} from {full_text}",
+            out.text
+        );
+        assert!(parses(&out.text), "{what}");
+        for (_, name) in &needed {
+            assert!(
+                out.text.contains(&format!("{name} ( ) ;")),
+                "{what}: lost {name}"
+            );
+        }
+        // No noise call survives a monotone oracle.
+        let calls_left = out.text.matches("( ) ;").count();
+        assert_eq!(calls_left, needed.len(), "{what}");
+        // Run again from the result: a fixpoint, so nothing changes.
+        let kept = Configuration::from_units(units.len(), out.kept.iter().copied());
+        let again = run_from(&units, perses_sweep(&tree, inner), kept, 1, oracle);
+        assert_eq!(again.kept, out.kept, "{what}: a second run changed it");
+        // Speculation restores clones of the policy: -j 3 commits the same steps.
+        if case < 10 {
+            let full = Configuration::full(units.len());
+            let parallel = run_from(&units, perses_sweep(&tree, inner), full, 3, oracle);
+            assert_eq!(parallel.kept, out.kept, "{what}: -j 3 differs");
+        }
+    }
 }

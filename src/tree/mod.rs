@@ -334,7 +334,9 @@ impl Tree {
 /// of them exist (and, for a one-or-more slot, at least one of its elements);
 /// a node with no mandatory parts (a bare list) exists iff its parent does.
 /// The separators of a separated list are not mandatory parts: deleting an
-/// element takes one along.
+/// element takes one along. A node whose one kept token carries a rewrite
+/// exists: it was replaced by that text (a simplification keeps a node's
+/// first token, rewritten, and deletes the rest).
 pub struct Liveness {
     live: BitSet,
 }
@@ -342,12 +344,17 @@ pub struct Liveness {
 impl Liveness {
     fn compute(tree: &Tree, config: &Configuration) -> Self {
         let n = tree.len() as u32;
+        let replaced = Self::replaced(tree, config);
         // intrinsic[n]: Some(all mandatory parts exist), None = depends on the parent.
         let mut intrinsic: Vec<Option<bool>> = vec![None; n as usize];
         for id in (0..n).rev() {
             if tree.is_leaf(id) {
                 let t = tree.tokens(id);
                 intrinsic[id as usize] = Some(t.start < t.end && config.kept.contains(t.start));
+                continue;
+            }
+            if replaced.as_ref().is_some_and(|r| r.contains(id)) {
+                intrinsic[id as usize] = Some(true);
                 continue;
             }
             let mut has_mandatory = false;
@@ -396,6 +403,27 @@ impl Liveness {
             }
         }
         Liveness { live }
+    }
+
+    /// The nodes whose one kept token carries a rewrite (`None` without
+    /// rewrites, the usual case).
+    fn replaced(tree: &Tree, config: &Configuration) -> Option<BitSet> {
+        if config.rewrites.is_empty() {
+            return None;
+        }
+        let sizes = tree.sizes(config);
+        let mut replaced = BitSet::empty(tree.len() as u32);
+        for (id, &size) in sizes.iter().enumerate() {
+            if size == 1
+                && config
+                    .rewrites
+                    .range(tree.tokens(id as NodeId))
+                    .any(|(&u, _)| config.kept.contains(u))
+            {
+                replaced.insert(id as NodeId);
+            }
+        }
+        Some(replaced)
     }
 
     pub fn is_live(&self, n: NodeId) -> bool {

@@ -1,0 +1,157 @@
+//! Scale benchmark: parse + first proposal, proposals per second and peak
+//! memory of every tree policy on large synthetic C and JSON inputs, with a
+//! cheap in-process oracle. Run with `cargo bench --bench scale`; the figures
+//! go to docs/benchmarks.md. Not a test: nothing here asserts a time.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use reduce::configuration::Configuration;
+use reduce::lang::Language;
+use reduce::policy::flat::FlatPolicy;
+use reduce::policy::hdd::{Hdd, HddOptions};
+use reduce::policy::perses::{Perses, PersesOptions};
+use reduce::policy::tpdd::{TPdd, TPddOptions};
+use reduce::policy::{Minimizer, MinimizerSettings, Policy};
+use reduce::reducer::{Candidate, Limits, Quiet, Reducer, Verdict};
+use reduce::tree::Tree;
+use reduce::tree::parse::parse;
+use reduce::units::Units;
+
+/// A C file of roughly `tokens` tokens: many small functions.
+fn big_c(tokens: usize) -> Vec<u8> {
+    let mut s = String::from("int g0, g1, g2;\nstruct pair { int a; long b; };\n");
+    let mut i = 0;
+    while s.len() / 4 < tokens {
+        s.push_str(&format!(
+            "static int f{i}(int x, int y) {{\n  int t = x * {i} + y;\n  if (t > {i}) {{ g0 += t; }} else {{ g1 -= y; }}\n  for (int k = 0; k < 4; k++) t ^= k;\n  return t + g2;\n}}\n"
+        ));
+        i += 1;
+    }
+    s.into_bytes()
+}
+
+/// About `bytes` bytes of JSON: an array of small objects.
+fn big_json(bytes: usize) -> Vec<u8> {
+    let mut s = String::from("[\n");
+    let mut i = 0;
+    while s.len() < bytes {
+        if i > 0 {
+            s.push_str(",\n");
+        }
+        s.push_str(&format!(
+            "  {{\"id\": {i}, \"name\": \"item{i}\", \"tags\": [\"a\", \"b\", {i}], \"on\": {}}}",
+            i % 2 == 0
+        ));
+        i += 1;
+    }
+    s.push_str("\n]\n");
+    s.into_bytes()
+}
+
+fn peak_rss_kib() -> u64 {
+    std::fs::read_to_string("/proc/self/status")
+        .ok()
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1).and_then(|v| v.parse().ok()))
+        })
+        .unwrap_or(0)
+}
+
+fn policies(tree: &Arc<Tree>, units: &Units) -> Vec<(&'static str, Box<dyn Policy>)> {
+    let s = MinimizerSettings::default();
+    vec![
+        (
+            "hdd",
+            Box::new(Hdd::new(
+                Arc::clone(tree),
+                Minimizer::DdMin,
+                s,
+                HddOptions::default(),
+            )) as Box<dyn Policy>,
+        ),
+        (
+            "hdd+probdd",
+            Box::new(Hdd::new(
+                Arc::clone(tree),
+                Minimizer::ProbDd,
+                s,
+                HddOptions::default(),
+            )),
+        ),
+        (
+            "perses",
+            Box::new(Perses::new(
+                Arc::clone(tree),
+                Minimizer::DdMin,
+                s,
+                PersesOptions {
+                    max_replacement_depth: Some(6),
+                    ..PersesOptions::default()
+                },
+            )),
+        ),
+        (
+            "tpdd",
+            Box::new(TPdd::new(Arc::clone(tree), TPddOptions::default())),
+        ),
+        (
+            "drdd (tokens)",
+            Box::new(FlatPolicy::new(
+                Minimizer::DrDd.build(&s),
+                Arc::new(units.byte_lengths()),
+            )),
+        ),
+    ]
+}
+
+fn bench(name: &str, lang: Language, source: Vec<u8>) {
+    let bytes = source.len();
+    let t0 = Instant::now();
+    let (tree, units) = parse(lang, source).expect("parses");
+    let parse_s = t0.elapsed().as_secs_f64();
+    println!(
+        "{name}: {bytes} bytes, {} tokens, {} nodes; parse+build {:.3}s; peak RSS so far {} KiB ({:.1}x input)",
+        units.len(),
+        tree.len(),
+        parse_s,
+        peak_rss_kib(),
+        peak_rss_kib() as f64 * 1024.0 / bytes as f64
+    );
+    let tree = Arc::new(tree);
+    for (policy_name, mut policy) in policies(&tree, &units) {
+        // First proposal.
+        let full = Configuration::full(units.len());
+        let t = Instant::now();
+        let mut probe = policy.clone_box();
+        probe.start_pass(&full);
+        let first = probe.next_proposal(&full).is_some();
+        let first_s = t.elapsed().as_secs_f64();
+        // Proposals per second: an oracle that rejects everything, capped at 2,000 tests.
+        let oracle = |_: &Candidate<'_>| Verdict::NotInteresting;
+        let mut reducer = Reducer::new(&units, &oracle)
+            .with_cache(false)
+            .with_limits(Limits {
+                max_tests: Some(2000),
+                ..Limits::default()
+            });
+        let t = Instant::now();
+        let _ = reducer.run(&mut policy, full, &mut Quiet);
+        let secs = t.elapsed().as_secs_f64();
+        let tests = reducer.tests_total();
+        println!(
+            "  {policy_name:14} first proposal {:.3}s ({}), {tests} proposals in {secs:.2}s = {:.0}/s (incl. rendering), peak RSS {} KiB",
+            first_s,
+            if first { "made" } else { "none" },
+            tests as f64 / secs.max(1e-9),
+            peak_rss_kib()
+        );
+    }
+}
+
+fn main() {
+    bench("C, ~200k tokens", Language::C, big_c(200_000));
+    bench("JSON, ~1 MB", Language::Json, big_json(1 << 20));
+}

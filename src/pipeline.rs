@@ -1,0 +1,307 @@
+//! Which policies run, on which units, in which order: from `--algo` to phases.
+//!
+//! A [`Plan`] holds the input cut into units (a parse tree's tokens, or flat
+//! bytes, lines or tokens) and the list of phases the chosen algorithm runs.
+//! Single algorithms are one phase. `auto` is a tree policy to its fixpoint
+//! followed by token-level Dr. DD (or, without a grammar, Dr. DD over lines
+//! then tokens), repeated while a round still removes something.
+
+use std::sync::Arc;
+
+use anyhow::Result;
+
+use crate::cli::{Algo, Cli, Inner, PersesScheduleArg, UnitArg};
+use crate::configuration::Configuration;
+use crate::lang::Language;
+use crate::policy::flat::FlatPolicy;
+use crate::policy::hdd::{Hdd, HddOptions};
+use crate::policy::perses::{
+    DEFAULT_MAX_REPLACEMENTS_PER_NODE, Perses, PersesOptions, PersesSchedule,
+};
+use crate::policy::simplify::Simplify;
+use crate::policy::tpdd::{TPdd, TPddOptions};
+use crate::policy::{Minimizer, MinimizerSettings, Policy};
+use crate::reducer::{Observer, Reducer, StopReason, SyntaxFilter};
+use crate::tree::Tree;
+use crate::units::{UnitKind, Units};
+
+/// How deep below a node Perses looks for a replacing descendant on real
+/// inputs (the tutorial's toy trees search the whole subtree). Perses' own
+/// default bound is 4–5 levels of its normalized grammar; tree-sitter trees
+/// have fewer wrapper levels, so a similar bound keeps a pass O(n·depth).
+pub const PERSES_REPLACEMENT_DEPTH: u32 = 6;
+
+/// The input's language as far as reduction is concerned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lang {
+    Tree(Language),
+    Text,
+    Bytes,
+}
+
+impl Lang {
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::Tree(Language::C) => "c",
+            Lang::Tree(Language::Json) => "json",
+            Lang::Text => "text",
+            Lang::Bytes => "bytes",
+        }
+    }
+}
+
+/// One step of a plan.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    /// A list minimizer over the units.
+    Flat(Minimizer),
+    Hdd,
+    Perses,
+    Tpdd,
+    /// Per-language replacements (an expression by `0`, a block by `{}`, ...).
+    Simplify,
+}
+
+/// The tree-policy settings taken from the command line.
+#[derive(Clone, Copy, Debug)]
+pub struct TreeSettings {
+    pub inner: Minimizer,
+    pub minimizer: MinimizerSettings,
+    pub fixpoint: bool,
+    pub any_node: bool,
+    pub sigma: f64,
+    pub min_gain: f64,
+    pub perses_schedule: PersesSchedule,
+}
+
+/// What will run, and on what.
+pub struct Plan {
+    algo: Algo,
+    units: Units,
+    unit_name: &'static str,
+    tree: Option<Arc<Tree>>,
+    syntax: Option<Box<dyn SyntaxFilter>>,
+    phases: Vec<Phase>,
+    /// Repeat the phases while a round removes something.
+    repeat: bool,
+    settings: TreeSettings,
+    unit_weights: Arc<Vec<u64>>,
+}
+
+fn minimizer_of(inner: Inner) -> Minimizer {
+    match inner {
+        Inner::Ddmin => Minimizer::DdMin,
+        Inner::Drdd => Minimizer::DrDd,
+        Inner::Probdd => Minimizer::ProbDd,
+        Inner::Cdd => Minimizer::Cdd,
+        Inner::Wdd => Minimizer::Wdd,
+    }
+}
+
+impl Plan {
+    /// Cuts `source` into units for `lang` and lays out the phases of `cli.algo`.
+    pub fn new(cli: &Cli, lang: Lang, source: Vec<u8>) -> Result<Self> {
+        let minimizer = MinimizerSettings {
+            p0: cli.p0,
+            restarts: cli.restarts,
+        };
+        let settings = TreeSettings {
+            // The default pipeline's tree phase learns across a list's passes
+            // (ProbDD needed a third of ddmin's tests on the C fixture); a tree
+            // policy asked for by name keeps the tutorial's ddmin.
+            inner: cli.inner.map_or(
+                if cli.algo == Algo::Auto {
+                    Minimizer::ProbDd
+                } else {
+                    Minimizer::DdMin
+                },
+                minimizer_of,
+            ),
+            minimizer,
+            fixpoint: cli.fixpoint,
+            any_node: cli.any_node,
+            sigma: cli.sigma,
+            min_gain: cli.min_gain,
+            perses_schedule: match cli.perses_schedule {
+                PersesScheduleArg::Tutorial => PersesSchedule::Tutorial,
+                PersesScheduleArg::Sweep => PersesSchedule::Sweep,
+            },
+        };
+        let flat = |m: Minimizer| Phase::Flat(m);
+        let (phases, repeat) = match cli.algo {
+            Algo::Auto => match lang {
+                Lang::Tree(_) => (
+                    vec![Phase::Perses, Phase::Simplify, flat(Minimizer::DrDd)],
+                    true,
+                ),
+                Lang::Text | Lang::Bytes => (vec![flat(Minimizer::DrDd)], false),
+            },
+            Algo::Ddmin => (vec![flat(Minimizer::DdMin)], false),
+            Algo::Drdd => (vec![flat(Minimizer::DrDd)], false),
+            Algo::Probdd => (vec![flat(Minimizer::ProbDd)], false),
+            Algo::Cdd => (vec![flat(Minimizer::Cdd)], false),
+            Algo::Wdd => (vec![flat(Minimizer::Wdd)], false),
+            Algo::Hdd => (vec![Phase::Hdd], false),
+            Algo::Perses => (vec![Phase::Perses], false),
+            Algo::Tpdd => (vec![Phase::Tpdd], false),
+        };
+        let uses_tree = phases.iter().any(|p| !matches!(p, Phase::Flat(_)));
+        // A grammar's tokens are the units unless flat units were asked for.
+        let flat_kind = match (cli.unit, lang) {
+            (Some(UnitArg::Byte), _) => Some(UnitKind::Byte),
+            (Some(UnitArg::Line), _) => Some(UnitKind::Line),
+            (Some(UnitArg::Token), Lang::Tree(_)) => None,
+            (Some(UnitArg::Token), _) => Some(UnitKind::Token),
+            (None, Lang::Tree(_)) => None,
+            (None, Lang::Text) => Some(UnitKind::Token),
+            (None, Lang::Bytes) => Some(UnitKind::Byte),
+        };
+        let (units, unit_name, tree, syntax) = match (lang, flat_kind) {
+            (Lang::Tree(l), kind) if uses_tree || kind.is_none() => {
+                let (tree, units) = crate::tree::parse::parse(l, source)?;
+                let syntax: Box<dyn SyntaxFilter> =
+                    Box::new(crate::lang::SyntaxCheck::new(l, tree.parse_errors));
+                (units, "token", Some(Arc::new(tree)), Some(syntax))
+            }
+            (_, Some(kind)) => (Units::flat(source, kind), kind.name(), None, None),
+            (_, None) => unreachable!("flat units are chosen for inputs without a grammar"),
+        };
+        let unit_weights = Arc::new(units.byte_lengths());
+        Ok(Plan {
+            algo: cli.algo,
+            units,
+            unit_name,
+            tree,
+            syntax,
+            phases,
+            repeat,
+            settings,
+            unit_weights,
+        })
+    }
+
+    pub fn units(&self) -> &Units {
+        &self.units
+    }
+
+    pub fn unit_name(&self) -> &'static str {
+        self.unit_name
+    }
+
+    /// Parse errors in the original (tree inputs only).
+    pub fn parse_errors(&self) -> Option<usize> {
+        self.tree.as_ref().map(|t| t.parse_errors)
+    }
+
+    pub fn syntax_filter(&self) -> Option<&dyn SyntaxFilter> {
+        self.syntax.as_deref()
+    }
+
+    /// The algorithm's name as stats report it, e.g. `hdd+probdd`.
+    pub fn algo_name(&self) -> String {
+        let base = format!("{:?}", self.algo).to_lowercase();
+        match self.algo {
+            Algo::Hdd | Algo::Perses if self.settings.inner != Minimizer::DdMin => {
+                format!("{base}+{}", self.settings.inner.name())
+            }
+            _ => base,
+        }
+    }
+
+    fn build(&self, phase: Phase) -> Box<dyn Policy> {
+        let s = &self.settings;
+        match phase {
+            Phase::Flat(m) => Box::new(FlatPolicy::new(
+                m.build(&s.minimizer),
+                Arc::clone(&self.unit_weights),
+            )),
+            Phase::Hdd | Phase::Perses | Phase::Tpdd | Phase::Simplify => {
+                let tree = Arc::clone(self.tree.as_ref().expect("tree phases have a tree"));
+                match phase {
+                    Phase::Hdd => Box::new(Hdd::new(
+                        tree,
+                        s.inner,
+                        s.minimizer,
+                        HddOptions {
+                            start_level: 1,
+                            fixpoint: s.fixpoint,
+                            any_node: s.any_node,
+                        },
+                    )),
+                    Phase::Perses => Box::new(Perses::new(
+                        tree,
+                        s.inner,
+                        s.minimizer,
+                        PersesOptions {
+                            max_replacement_depth: Some(PERSES_REPLACEMENT_DEPTH),
+                            schedule: s.perses_schedule,
+                            max_replacements_per_node: Some(DEFAULT_MAX_REPLACEMENTS_PER_NODE),
+                        },
+                    )),
+                    Phase::Simplify => Box::new(Simplify::new(tree, &self.units)),
+                    _ => Box::new(TPdd::new(
+                        tree,
+                        TPddOptions {
+                            sigma: s.sigma,
+                            min_gain: s.min_gain,
+                        },
+                    )),
+                }
+            }
+        }
+    }
+
+    /// Runs every phase; returns the result and why it stopped.
+    pub fn run(
+        &self,
+        reducer: &mut Reducer<'_>,
+        start: Configuration,
+        observer: &mut dyn Observer,
+    ) -> (Configuration, StopReason) {
+        // The syntax filter serves tree policies and the default pipeline; a
+        // list algorithm asked for by name sees every candidate, as in the papers.
+        let named_list_algo = matches!(
+            self.algo,
+            Algo::Ddmin | Algo::Drdd | Algo::Probdd | Algo::Cdd | Algo::Wdd
+        );
+        reducer.set_filter_enabled(!named_list_algo);
+        let mut config = start;
+        loop {
+            let round_start = config.clone();
+            for &phase in &self.phases {
+                let mut policy = self.build(phase);
+                let (next, reason) = reducer.run(&mut policy, config, observer);
+                config = next;
+                if reason != StopReason::Finished {
+                    return (config, reason);
+                }
+            }
+            if !self.repeat || config == round_start {
+                return (config, StopReason::Finished);
+            }
+        }
+    }
+}
+
+/// The text of `--list-algos`.
+pub fn list_algos() -> String {
+    "\
+Algorithms (--algo):
+  auto     default: a tree policy (perses) to its fixpoint, then token-level drdd, repeated
+           while a round still removes something; without a grammar, drdd over tokens.
+  ddmin    ddmin over flat units. 1-minimal. O(n²) tests worst case, O(log n) at best.
+  drdd     Dr. DD: coarse levels scanned once, single-unit scans until one changes nothing.
+           1-minimal (with the default --restarts). Pick it for flat inputs.
+  probdd   probabilistic DD: learns which units matter. Not 1-minimal. O(n) tests. --p0.
+  cdd      counter-based DD, ProbDD's deterministic simplification. Not 1-minimal. O(n). --p0.
+  wdd      ddmin with weight-balanced chunks (weights = unit sizes). 1-minimal.
+  hdd      hierarchical DD over the parse tree, level by level (--fixpoint: HDD*,
+           1-tree-minimal; --any-node: every node deletable). Needs C or JSON.
+  perses   syntax-guided deletion and node replacement; fewest tests on real programs.
+  tpdd     tree-based probabilistic DD: one belief per node for the whole run
+           (--sigma, --min-gain). Not 1-minimal.
+
+Inner minimizers (--inner, for hdd and perses): ddmin (default), drdd, probdd, cdd, wdd.
+"
+    .to_string()
+}

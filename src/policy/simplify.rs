@@ -1,0 +1,493 @@
+//! Simplify: replace a node by a smaller text the grammar suggests.
+//!
+//! Why: deletion alone leaves `int x = 3 * (y + 2);` when the bug only needs
+//! `int x = 0;`, or a loop body that cannot go because the loop needs one.
+//! C-Vise-like reducers win the rest by transformations; here they are data:
+//! `grammars/<lang>.json` lists, per node kind, texts a node of that kind may
+//! become (an expression `0` then `1`, a block `{}`, a type `int`), and
+//! [`crate::grammar::Grammar::replacements`] hands them out. No kind name
+//! appears in this file.
+//!
+//! A proposal for node `n` and text `t` keeps `n`'s first kept token,
+//! rewritten to `t` (replacing any rewrite it already had), and deletes
+//! every other token of `n`. It is only made when `t` is strictly smaller
+//! than `n`'s current text: `n` keeps more than one token (then `t`, one
+//! token, has fewer) and its text (the kept tokens' texts, whitespace left
+//! out) is not already `t`, or `n` keeps one token whose text is longer
+//! than `t`. Every committed step therefore lowers (kept tokens, bytes of
+//! the kept tokens' texts) lexicographically, so the run terminates.
+//!
+//! Schedule: a *sweep* visits the nodes that have replacements (that fit
+//! the slot they fill: a replacement may be limited to one field, see
+//! [`crate::grammar::Grammar::replacement_fits`]) and are live with a kept
+//! token when it begins, largest kept size first (ties: lowest rank), and
+//! at each node tries its texts in the grammar's order. A
+//! success ends the reduce loop's pass but not the sweep: the next pass
+//! resumes where it stopped (the same node's next text, then the following
+//! nodes). A node that is no longer live or keeps no token when its turn
+//! comes is skipped. When a sweep ends, a new one starts if the sweep
+//! committed anything; otherwise the policy stops.
+//!
+//! Cost: a sweep sorts its nodes once (O(n log n)); a pass computes
+//! liveness, kept sizes and the next kept unit of every unit once (O(nodes +
+//! units)); a proposal costs O(1) plus, to compare texts, at most as many
+//! token steps as the replacement text has bytes. Large data sits behind
+//! [`Arc`], so cloning the policy for speculative runs is cheap.
+
+use std::sync::Arc;
+
+use crate::configuration::{Configuration, Delta, Proposal};
+use crate::policy::Policy;
+use crate::tree::{Liveness, NodeId, Tree};
+use crate::units::Units;
+
+/// What a pass knows about its configuration.
+struct PassData {
+    live: Liveness,
+    /// Kept tokens under each node.
+    size: Vec<u32>,
+    /// `next_kept[u]`: the first kept unit at or after `u` (the unit count
+    /// if none); one entry more than there are units.
+    next_kept: Vec<u32>,
+}
+
+impl PassData {
+    fn new(tree: &Tree, config: &Configuration) -> Self {
+        let units = tree.unit_count();
+        let mut next_kept = vec![units; units as usize + 1];
+        for u in (0..units).rev() {
+            next_kept[u as usize] = if config.contains(u) {
+                u
+            } else {
+                next_kept[u as usize + 1]
+            };
+        }
+        PassData {
+            live: tree.liveness(config),
+            size: tree.sizes(config),
+            next_kept,
+        }
+    }
+}
+
+/// Grammar-driven simplification: replaces nodes by smaller texts.
+#[derive(Clone)]
+pub struct Simplify {
+    tree: Arc<Tree>,
+    units: Arc<Units>,
+    /// This sweep's nodes, in order; `None` until the next sweep begins.
+    order: Option<Arc<Vec<NodeId>>>,
+    /// Position in `order` of the node being tried.
+    cursor: usize,
+    /// The next of that node's texts to try.
+    next_text: usize,
+    /// Whether this sweep committed anything.
+    committed: bool,
+    pass: Option<Arc<PassData>>,
+}
+
+impl Simplify {
+    /// A policy over `tree`, whose tokens are `units` (copied once, for the
+    /// token texts).
+    pub fn new(tree: Arc<Tree>, units: &Units) -> Self {
+        assert_eq!(tree.unit_count(), units.len(), "the tree's units");
+        Simplify {
+            tree,
+            units: Arc::new(units.clone()),
+            order: None,
+            cursor: 0,
+            next_text: 0,
+            committed: false,
+            pass: None,
+        }
+    }
+
+    /// The nodes a new sweep visits: those with replacements that are live
+    /// and keep a token, largest first, then by rank.
+    fn sweep_order(&self, pass: &PassData) -> Vec<NodeId> {
+        let tree = &self.tree;
+        let mut order: Vec<NodeId> = (0..tree.len() as NodeId)
+            .filter(|&n| {
+                pass.size[n as usize] > 0
+                    && pass.live.is_live(n)
+                    && tree
+                        .grammar
+                        .replacements(tree.kind(n))
+                        .iter()
+                        .any(|r| tree.grammar.replacement_fits(r, tree.slot(n)))
+            })
+            .collect();
+        order.sort_unstable_by_key(|&n| (std::cmp::Reverse(pass.size[n as usize]), tree.rank(n)));
+        order
+    }
+
+    /// The text unit `u` renders as, without surrounding whitespace.
+    fn token_text<'c>(&'c self, u: u32, config: &'c Configuration) -> &'c [u8] {
+        match config.rewrites.get(&u) {
+            Some(text) => text,
+            None => self.units.text(u).trim_ascii(),
+        }
+    }
+
+    /// Whether the kept tokens of `n`, from `first` on, read exactly `text`
+    /// (whitespace between them left out).
+    fn reads(&self, n: NodeId, first: u32, text: &[u8], config: &Configuration) -> bool {
+        let pass = self.pass.as_ref().expect("inside a pass");
+        let end = self.tree.tokens(n).end;
+        let mut rest = text;
+        let mut u = first;
+        while u < end {
+            let token = self.token_text(u, config);
+            let Some(after) = rest.strip_prefix(token) else {
+                return false;
+            };
+            rest = after;
+            u = pass.next_kept[u as usize + 1];
+        }
+        rest.is_empty()
+    }
+
+    /// Whether replacing `n` (first kept token `first`) by `text` shrinks it.
+    fn shrinks(&self, n: NodeId, first: u32, text: &[u8], config: &Configuration) -> bool {
+        let pass = self.pass.as_ref().expect("inside a pass");
+        match pass.size[n as usize] {
+            0 => false,
+            1 => self.token_text(first, config).len() > text.len(),
+            _ => !self.reads(n, first, text, config),
+        }
+    }
+}
+
+impl Policy for Simplify {
+    fn name(&self) -> String {
+        "simplify".into()
+    }
+
+    fn start_pass(&mut self, config: &Configuration) {
+        let pass = Arc::new(PassData::new(&self.tree, config));
+        if self.order.is_none() {
+            self.order = Some(Arc::new(self.sweep_order(&pass)));
+            self.cursor = 0;
+            self.next_text = 0;
+            self.committed = false;
+        }
+        self.pass = Some(pass);
+    }
+
+    fn next_proposal(&mut self, config: &Configuration) -> Option<Proposal> {
+        let order = Arc::clone(self.order.as_ref()?);
+        let pass = Arc::clone(self.pass.as_ref()?);
+        let tree = Arc::clone(&self.tree);
+        while let Some(&n) = order.get(self.cursor) {
+            let texts = tree.grammar.replacements(tree.kind(n));
+            let tokens = tree.tokens(n);
+            let first = pass.next_kept[tokens.start as usize];
+            let present = first < tokens.end && pass.live.is_live(n);
+            while present && self.next_text < texts.len() {
+                let replacement = &texts[self.next_text];
+                self.next_text += 1;
+                let text = &replacement.text;
+                if tree.grammar.replacement_fits(replacement, tree.slot(n))
+                    && self.shrinks(n, first, text, config)
+                {
+                    let mut delta = Delta::new();
+                    delta.push(first + 1..tokens.end);
+                    return Some(Proposal {
+                        delta,
+                        rewrites: vec![(first, Arc::clone(text))],
+                    });
+                }
+            }
+            self.cursor += 1;
+            self.next_text = 0;
+        }
+        None
+    }
+
+    fn on_reduced(&mut self, reduced: Option<&Configuration>) -> bool {
+        if reduced.is_some() {
+            // The sweep goes on from the cursor in the next pass.
+            self.committed = true;
+            return true;
+        }
+        // The sweep is over: another one if this one changed something.
+        self.order = None;
+        std::mem::take(&mut self.committed)
+    }
+
+    fn clone_box(&self) -> Box<dyn Policy> {
+        Box::new(self.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::{Language, SyntaxCheck};
+    use crate::reducer::{Candidate, Observer, Reducer, SyntaxFilter, Verdict};
+    use crate::tree::parse::parse;
+
+    /// What a run ended with.
+    struct Outcome {
+        config: Configuration,
+        text: String,
+        /// (kept tokens, bytes of their texts) after each committed step.
+        steps: Vec<(u32, usize)>,
+        successes: u64,
+    }
+
+    /// Records the size of every committed configuration.
+    struct Steps<'a> {
+        policy: &'a Simplify,
+        steps: Vec<(u32, usize)>,
+    }
+
+    impl Observer for Steps<'_> {
+        fn on_improved(&mut self, config: &Configuration, _bytes: &[u8]) {
+            self.steps.push(measure(self.policy, config));
+        }
+    }
+
+    /// (kept tokens, bytes of their texts): what every step must lower.
+    fn measure(policy: &Simplify, config: &Configuration) -> (u32, usize) {
+        let bytes = config
+            .kept
+            .iter()
+            .map(|u| policy.token_text(u, config).len())
+            .sum();
+        (config.len(), bytes)
+    }
+
+    /// Runs [`Simplify`] from `start` through the real reduce loop, with the
+    /// syntax check as filter, the cache off and `jobs` tests in flight.
+    fn simplify_from(
+        lang: Language,
+        source: &str,
+        start: Option<Configuration>,
+        jobs: usize,
+        interesting: impl Fn(&str) -> bool + Sync,
+    ) -> Outcome {
+        let (tree, units) = parse(lang, source.as_bytes().to_vec()).unwrap();
+        let check = SyntaxCheck::for_tree(lang, &tree);
+        let oracle = |c: &Candidate<'_>| {
+            if interesting(&String::from_utf8_lossy(c.bytes)) {
+                Verdict::Interesting
+            } else {
+                Verdict::NotInteresting
+            }
+        };
+        let policy = Simplify::new(Arc::new(tree), &units);
+        let mut steps = Steps {
+            policy: &policy,
+            steps: Vec::new(),
+        };
+        let mut reducer = Reducer::new(&units, &oracle)
+            .with_filter(Some(&check))
+            .with_cache(false)
+            .with_jobs(jobs);
+        let start = start.unwrap_or_else(|| Configuration::full(units.len()));
+        let mut boxed: Box<dyn Policy> = Box::new(policy.clone());
+        let (config, _) = reducer.run(&mut boxed, start, &mut steps);
+        let text = String::from_utf8(units.render(&config)).unwrap();
+        Outcome {
+            config,
+            text,
+            steps: steps.steps,
+            successes: reducer.phases[0].successes,
+        }
+    }
+
+    fn simplify(
+        lang: Language,
+        source: &str,
+        interesting: impl Fn(&str) -> bool + Sync,
+    ) -> Outcome {
+        simplify_from(lang, source, None, 1, interesting)
+    }
+
+    fn collapse(text: &str) -> String {
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    const PROGRAM: &str =
+        "int main(void) { int x = 3 * (y + 2); if (x > 4) { crash(); } return x * 7; }\n";
+
+    fn crashes(text: &str) -> bool {
+        text.contains("crash(")
+    }
+
+    #[test]
+    fn arithmetic_becomes_0_and_what_the_bug_needs_stays() {
+        let out = simplify(Language::C, PROGRAM, crashes);
+        assert_eq!(
+            collapse(&out.text),
+            "int main(int) { int x = 0 ; if (0 ) { crash(); } ; }"
+        );
+        // `(x > 4)` → `0` would read `if 0`: the syntax check refused it,
+        // and `x > 4` went instead. A rewritten token keeps its own
+        // trailing whitespace (that of `3` and `x`).
+        assert!(
+            out.config
+                .rewrites
+                .values()
+                .all(|t| [&b"0"[..], b";", b"int"].contains(&&t[..]))
+        );
+    }
+
+    #[test]
+    fn a_json_array_the_bug_does_not_need_becomes_empty() {
+        let source = r#"{"a": [1, 2, {"b": "long string"}], "keep": true}"#;
+        let out = simplify(Language::Json, source, |t| t.contains(r#""keep": true"#));
+        assert_eq!(out.text, r#"{"": [], "keep": true}"#);
+    }
+
+    #[test]
+    fn every_surviving_rewrite_keeps_the_program_parsing() {
+        let source = r#"
+struct point { long long x; unsigned short y; };
+typedef struct point point_t;
+static const char *names[] = { "alpha", "beta", 'g' == 103 ? "gamma" : "delta" };
+int table[4] = { 10, 20, 30, 40 };
+int helper(point_t *p, int n) {
+    for (int i = 0; i < n; i++) { p->x += table[i % 4] * sizeof(struct point); }
+    while (n-- > 0) p->y = (unsigned short)(p->y << 1);
+    switch (n) { case 1: return -1; default: break; }
+    return (int)p->x + names[0][0];
+}
+int main(void) {
+    point_t pt = { 1, 2 };
+    do { pt.x = helper(&pt, 3) ? pt.x : -pt.x; } while (pt.x < 1000);
+    if (pt.y != 0xdeadbeef) { crash("bad", pt.x); }
+    return 0;
+}
+"#;
+        let out = simplify(Language::C, source, crashes);
+        assert!(crashes(&out.text));
+        assert!(!out.config.rewrites.is_empty());
+        let text = collapse(&out.text);
+        // Types became `int`, but not the name a typedef declares (`int`
+        // would parse there too): `type_identifier` is only replaced as a type.
+        for part in [
+            "typedef int point_t;",
+            "int helper(int *p, int n) {}",
+            "int pt = 0 ;",
+            "crash(\"\", 0);",
+        ] {
+            assert!(text.contains(part), "{part} not in {text}");
+        }
+        assert!(out.text.len() < source.len() / 2, "{}", out.text);
+        let check = SyntaxCheck::new(Language::C, 0);
+        assert!(check.accepts(out.text.as_bytes()), "{}", out.text);
+        assert_eq!(check.errors_in(out.text.as_bytes()), Some(0));
+    }
+
+    #[test]
+    fn every_step_shrinks_and_a_second_run_changes_nothing() {
+        let out = simplify(Language::C, PROGRAM, crashes);
+        assert!(out.successes > 0);
+        assert_eq!(out.steps.len() as u64, out.successes);
+        let (tree, units) = parse(Language::C, PROGRAM.as_bytes().to_vec()).unwrap();
+        let policy = Simplify::new(Arc::new(tree), &units);
+        let mut before = measure(&policy, &Configuration::full(units.len()));
+        for &step in &out.steps {
+            assert!(step < before, "{step:?} after {before:?}");
+            before = step;
+        }
+        assert!(out.text.len() < PROGRAM.len());
+        let again = simplify_from(Language::C, PROGRAM, Some(out.config.clone()), 1, crashes);
+        assert_eq!(again.successes, 0);
+        assert_eq!(again.config, out.config);
+    }
+
+    #[test]
+    fn speculative_runs_commit_the_same_steps() {
+        let out = simplify(Language::C, PROGRAM, crashes);
+        let parallel = simplify_from(Language::C, PROGRAM, None, 3, crashes);
+        assert_eq!(parallel.config, out.config);
+        assert_eq!(parallel.steps, out.steps);
+    }
+
+    /// Every proposal of one pass in which all of them fail, rendered.
+    fn all_proposals(lang: Language, source: &str) -> Vec<String> {
+        let (tree, units) = parse(lang, source.as_bytes().to_vec()).unwrap();
+        let mut policy = Simplify::new(Arc::new(tree), &units);
+        let config = Configuration::full(units.len());
+        policy.start_pass(&config);
+        let mut out = Vec::new();
+        while let Some(p) = policy.next_proposal(&config) {
+            let next = config.apply(&p).expect("every proposal changes something");
+            out.push(collapse(&String::from_utf8_lossy(&units.render(&next))));
+        }
+        assert!(
+            !policy.on_reduced(None),
+            "nothing committed: the policy stops"
+        );
+        out
+    }
+
+    #[test]
+    fn only_strictly_smaller_texts_are_proposed() {
+        // `1` is as small as a number gets, `{ }` and `""` already read as
+        // their replacement, `int` is `int`; `10` and `(1)` can shrink.
+        let proposals = all_proposals(
+            Language::C,
+            "int f() { }\nint a = 1, b = 10, c = (1);\nchar *s = \"\";\n",
+        );
+        assert_eq!(
+            proposals,
+            [
+                "int f() { } int a = 1, b = 10, c = 0; char *s = \"\";",
+                "int f() { } int a = 1, b = 10, c = 1; char *s = \"\";",
+                "int f() { } int a = 1, b = 0, c = (1); char *s = \"\";",
+                "int f() { } int a = 1, b = 1, c = (1); char *s = \"\";",
+                "int f() { } int a = 1, b = 10, c = (1); int *s = \"\";",
+            ]
+        );
+    }
+
+    #[test]
+    fn a_replaced_node_and_its_ancestors_stay_live() {
+        let source = "int x = 3 * (y + 2);\n";
+        let (tree, units) = parse(Language::C, source.as_bytes().to_vec()).unwrap();
+        let tree = Arc::new(tree);
+        let kind = |n: NodeId| tree.kind_name(n).to_string();
+        let find = |name: &str| {
+            (0..tree.len() as NodeId)
+                .find(|&n| kind(n) == name)
+                .unwrap()
+        };
+        let product = find("binary_expression");
+        let sum = tree
+            .descendants(product)
+            .find(|&n| kind(n) == "binary_expression")
+            .unwrap();
+        let mut policy = Simplify::new(Arc::clone(&tree), &units);
+        let full = Configuration::full(units.len());
+        policy.start_pass(&full);
+        let first = policy.next_proposal(&full).unwrap();
+        let config = full.apply(&first).unwrap();
+        assert_eq!(units.render(&config), b"int x = 0 ;\n");
+        let live = tree.liveness(&config);
+        for name in ["translation_unit", "declaration", "init_declarator"] {
+            assert!(live.is_live(find(name)), "{name}");
+        }
+        assert!(live.is_live(product));
+        assert!(!live.is_live(find("parenthesized_expression")) && !live.is_live(sum));
+        // Without the rewrite, the lone `3` is a broken product.
+        let bare = Configuration {
+            rewrites: Arc::default(),
+            ..config
+        };
+        assert!(!tree.liveness(&bare).is_live(find("declaration")));
+    }
+
+    #[test]
+    fn a_rewritten_token_can_be_rewritten_again_to_something_smaller() {
+        // `{}` then `0` for an initializer list: the second replaces the first's rewrite.
+        let source = "int a[2] = { 1, 2 };\n";
+        let out = simplify(Language::C, source, |_| true);
+        assert_eq!(collapse(&out.text), "int a[2] = 0 ;");
+        assert_eq!(out.config.rewrites.len(), 1);
+        assert_eq!(out.steps.len(), 2);
+    }
+}
