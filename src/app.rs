@@ -262,6 +262,7 @@ pub fn run(cli: Cli, signals: &Signals) -> Result<i32> {
         language: lang.name().to_string(),
         parse_errors: plan.parse_errors().unwrap_or(0),
         stop_reason: reason.name().to_string(),
+        reducer_cpu_seconds: crate::stats::self_cpu_seconds(),
     };
     if let Some(path) = &cli.stats_json {
         let text = serde_json::to_string_pretty(&report.to_json())?;

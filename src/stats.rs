@@ -48,6 +48,22 @@ pub struct RunReport {
     pub language: String,
     pub parse_errors: usize,
     pub stop_reason: String,
+    /// CPU time of the reducer process itself (user + system), children excluded.
+    pub reducer_cpu_seconds: f64,
+}
+
+/// CPU seconds (user + system) this process has used so far, children excluded.
+pub fn self_cpu_seconds() -> f64 {
+    // SAFETY: getrusage only writes into the struct we pass.
+    let usage = unsafe {
+        let mut usage: libc::rusage = std::mem::zeroed();
+        if libc::getrusage(libc::RUSAGE_SELF, &mut usage) != 0 {
+            return 0.0;
+        }
+        usage
+    };
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    secs(usage.ru_utime) + secs(usage.ru_stime)
 }
 
 impl RunReport {
@@ -83,6 +99,7 @@ impl RunReport {
             "language": self.language,
             "parse_errors": self.parse_errors,
             "stop_reason": self.stop_reason,
+            "reducer_cpu_seconds": self.reducer_cpu_seconds,
             "phases": self.phases.iter().map(|p| json!({
                 "name": p.name,
                 "tests": p.tests,

@@ -320,8 +320,11 @@ impl Perses {
 
     /// The descendants that may replace `n`, smallest first, then by rank:
     /// present, live, fitting the slot `n` effectively fills, and at most
-    /// `max_replacement_depth` levels below `n`.
-    fn candidates(&self, n: NodeId) -> Vec<NodeId> {
+    /// `max_replacement_depth` levels below `n` — except descendants of
+    /// `n`'s own kind, which are searched at any depth when `any_depth_same_kind`
+    /// is set (a nested object, block or expression of the same kind is the
+    /// likeliest fit, however deep).
+    fn candidates(&self, n: NodeId, any_depth_same_kind: bool) -> Vec<NodeId> {
         let tree = &self.tree;
         let pass = self.pass();
         let anchor = tree.anchor_of(n, &pass.live);
@@ -332,16 +335,21 @@ impl Perses {
             .options
             .max_replacement_depth
             .map_or(u32::MAX, |k| tree.depth(n).saturating_add(k));
+        let kind = tree.kind(n);
         let mut out = Vec::new();
         let mut stack: Vec<NodeId> = tree.children(n).to_vec();
         while let Some(d) = stack.pop() {
-            if pass.size[d as usize] == 0 || tree.depth(d) > limit {
+            if pass.size[d as usize] == 0 {
                 continue;
             }
-            if pass.live.is_live(d) && tree.fits_slot_of(anchor, d) {
+            let within = tree.depth(d) <= limit;
+            let same_kind = any_depth_same_kind && tree.kind(d) == kind;
+            if (within || same_kind) && pass.live.is_live(d) && tree.fits_slot_of(anchor, d) {
                 out.push(d);
             }
-            stack.extend_from_slice(tree.children(d));
+            if within || any_depth_same_kind {
+                stack.extend_from_slice(tree.children(d));
+            }
         }
         out.sort_by_key(|&d| (pass.size[d as usize], tree.rank(d)));
         out
@@ -399,7 +407,7 @@ impl Perses {
                 return None;
             };
             let at = *node_at + 1;
-            let cands = Arc::new(self.candidates(n));
+            let cands = Arc::new(self.candidates(n, false));
             self.phase = Phase::Replace {
                 node_at: at,
                 node: n,
@@ -573,11 +581,23 @@ impl Perses {
                         sweep.advance();
                         continue;
                     }
-                    let mut cands = self.candidates(n);
-                    // Only proper shrinks count against the cap.
+                    let mut cands = self.candidates(n, true);
+                    // Only proper shrinks count against the cap, which is
+                    // shared evenly by same-kind and other descendants.
                     cands.retain(|&d| size[d as usize] < size[n as usize]);
                     if let Some(cap) = self.options.max_replacements_per_node {
-                        cands.truncate(cap as usize);
+                        let kind = self.tree.kind(n);
+                        let (mut same, mut other) = (0, 0);
+                        let half = cap.div_ceil(2);
+                        cands.retain(|&d| {
+                            let count = if self.tree.kind(d) == kind {
+                                &mut same
+                            } else {
+                                &mut other
+                            };
+                            *count += 1;
+                            *count <= half
+                        });
                     }
                     sweep.step = Step::Replace {
                         cands: Arc::new(cands),
