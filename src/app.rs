@@ -16,8 +16,8 @@ use anyhow::{Context, Result, bail};
 
 use crate::cli::{Algo, Cli, LangArg, UnitArg};
 use crate::configuration::Configuration;
-use crate::oracle::{Exit, ScriptOracle, default_timeout, resolve_script};
-use crate::output::{Destination, default_output};
+use crate::oracle::{Exit, ScriptOracle, default_timeout, kill_strays, resolve_script};
+use crate::output::{Destination, default_output, write_atomically};
 use crate::pipeline::{self, Plan};
 use crate::progress::Progress;
 use crate::reducer::{Limits, Observer, Reducer, StopReason};
@@ -35,6 +35,13 @@ pub mod exit {
     pub const SIGINT: i32 = 130;
     pub const SIGTERM: i32 = 143;
 }
+
+/// The largest input accepted by default (`REDUCE_MAX_INPUT` changes it).
+pub const DEFAULT_MAX_INPUT: u64 = 256 << 20;
+/// The environment variable that sets the largest input, in bytes.
+pub const MAX_INPUT_VAR: &str = "REDUCE_MAX_INPUT";
+/// How long the baseline runs of the original may take without `--timeout`.
+const BASELINE_TIMEOUT: Duration = Duration::from_secs(300);
 
 /// An error that maps to a specific exit code.
 #[derive(Debug)]
@@ -80,7 +87,7 @@ pub fn run(cli: Cli, signals: &Signals) -> Result<i32> {
     // Everything that can be checked before the first test is checked now.
     let script = resolve_script(&oracle_arg)
         .map_err(|e| failure(exit::ORACLE_UNUSABLE, format!("{e:#}")))?;
-    let source = read_input(&input_arg, from_stdin)?;
+    let source = read_input(&input_arg, from_stdin, max_input_bytes()?)?;
     let destination = destination(&cli, &input_arg, from_stdin)?;
     destination.check_writable()?;
     if let Some(t) = cli.timeout
@@ -93,6 +100,12 @@ pub fn run(cli: Cli, signals: &Signals) -> Result<i32> {
     }
     if cli.jobs == Some(0) {
         return Err(failure(exit::USAGE, "-j/--jobs must be at least 1"));
+    }
+    if cli.check_flaky == 0 {
+        return Err(failure(
+            exit::USAGE,
+            "--check-flaky must be at least 1 (1 = run the original once)",
+        ));
     }
     if !(cli.p0 > 0.0 && cli.p0 < 1.0) {
         return Err(failure(
@@ -138,6 +151,11 @@ pub fn run(cli: Cli, signals: &Signals) -> Result<i32> {
             .to_os_string()
     };
     let lang = choose_language(&cli, &input_arg, &source)?;
+    check_memory(
+        source.len() as u64,
+        estimate_memory(&cli, lang, source.len() as u64),
+        available_memory(),
+    )?;
     let plan = Plan::new(&cli, lang, source.clone())?;
     let units = plan.units();
 
@@ -157,32 +175,107 @@ pub fn run(cli: Cli, signals: &Signals) -> Result<i32> {
         ));
     }
 
-    // The baseline: the original must be interesting.
+    // The baseline: the original must be interesting, every time.
     let copies: Vec<PathBuf> = cli
         .copy
         .iter()
         .map(|p| absolute(p))
         .collect::<Result<_>>()?;
     let work_dir = cli.work_dir.as_deref().map(absolute).transpose()?;
-    let probe = ScriptOracle::new(script.clone(), file_name.clone(), Duration::from_secs(300))
+    let probe_timeout = cli
+        .timeout
+        .map_or(BASELINE_TIMEOUT, Duration::from_secs_f64);
+    let probe = ScriptOracle::new(script.clone(), file_name.clone(), probe_timeout)
         .with_work_dir(work_dir.clone())
         .with_extra_files(copies.clone())
         .with_verbose(cli.verbose);
-    let never = AtomicBool::new(false);
-    let (exit, took) = probe
-        .run(&source, &never)
-        .map_err(|e| failure(exit::ORACLE_UNUSABLE, format!("{e:#}")))?;
-    if !exit.interesting() {
+    // From here on processes run: whatever escaped their groups dies with the run.
+    let _strays = KillStraysOnDrop;
+    let cancel: &AtomicBool = &signals.interrupted;
+    let unusable = |e: anyhow::Error| failure(exit::ORACLE_UNUSABLE, format!("{e:#}"));
+    let mut verdicts = Vec::new();
+    let mut slowest = Duration::ZERO;
+    for _ in 0..cli.check_flaky {
+        let (exit, took) = probe.run(&source, cancel).map_err(unusable)?;
+        if exit == Exit::Cancelled {
+            say("reduce: interrupted before the reduction started");
+            return Ok(interrupted_code(signals));
+        }
+        if exit.interesting() {
+            slowest = slowest.max(took);
+        }
+        verdicts.push(exit);
+        if exit == Exit::Timeout {
+            break; // another run would only wait as long again
+        }
+    }
+    let passes = verdicts.iter().filter(|e| e.interesting()).count();
+    if passes > 0 && passes < verdicts.len() {
+        return Err(failure(exit::NOT_INTERESTING, flaky_message(&verdicts)));
+    }
+    if passes == 0 {
+        // Does it pass beside the input, where the user tried it?
+        let by_hand = if from_stdin || verdicts[0] == Exit::Timeout {
+            None
+        } else {
+            run_by_hand(&probe, &input_arg, &source, cancel)?
+        };
+        if by_hand.as_ref().is_some_and(|b| b.exit == Exit::Cancelled) {
+            say("reduce: interrupted before the reduction started");
+            return Ok(interrupted_code(signals));
+        }
+        let recipe =
+            not_interesting_message(&script, &input_arg, &file_name, verdicts[0], from_stdin);
         return Err(failure(
             exit::NOT_INTERESTING,
-            not_interesting_message(&script, &input_arg, &file_name, exit, from_stdin),
+            explain_not_interesting(recipe, by_hand.as_ref(), &input_arg),
         ));
     }
     let timeout = match cli.timeout {
         Some(secs) => Duration::from_secs_f64(secs),
-        None => default_timeout(took),
+        None => default_timeout(slowest),
     };
     let oracle = probe.with_timeout(timeout);
+
+    // An oracle that accepts (almost) nothing would reduce to nothing. Both
+    // probes run at once: a hanging oracle costs one timeout, not two.
+    if !cli.allow_empty {
+        let probes: [(&[u8], &str); 2] = [
+            (b"", "an empty file"),
+            (b"\n", "a file holding only a newline"),
+        ];
+        let exits: Vec<Result<(Exit, Duration)>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = probes
+                .iter()
+                .filter(|(bytes, _)| *bytes != source.as_slice())
+                .map(|(bytes, _)| scope.spawn(|| oracle.run(bytes, cancel)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("an oracle thread panicked"))
+                .collect()
+        });
+        let tried = probes
+            .iter()
+            .filter(|(bytes, _)| *bytes != source.as_slice());
+        for ((_, what), result) in tried.zip(exits) {
+            let (exit, _) = result.map_err(unusable)?;
+            if exit == Exit::Cancelled {
+                say("reduce: interrupted before the reduction started");
+                return Ok(interrupted_code(signals));
+            }
+            if exit.interesting() {
+                return Err(failure(
+                    exit::NOT_INTERESTING,
+                    format!(
+                        "the oracle is too permissive: it accepts {what}, so the result would be (nearly) empty. \
+                         Make it check for the bug itself (e.g. grep for the error message), \
+                         or pass --allow-empty if an empty result is what you want"
+                    ),
+                ));
+            }
+        }
+    }
 
     let jobs = cli
         .jobs
@@ -218,6 +311,7 @@ pub fn run(cli: Cli, signals: &Signals) -> Result<i32> {
     let mut reducer = Reducer::new(units, &oracle)
         .with_cache(!cli.no_cache)
         .with_jobs(jobs)
+        .with_recheck(cli.recheck)
         .with_filter(filter)
         .with_limits(Limits {
             max_tests: cli.max_tests,
@@ -234,14 +328,24 @@ pub fn run(cli: Cli, signals: &Signals) -> Result<i32> {
         return Err(err);
     }
     let bytes = units.render(&result);
+    if reducer.recheck_failures() > 0 {
+        let n = reducer.recheck_failures();
+        say(&format!(
+            "reduce: {n} candidate{} passed once but failed the re-check and {} not committed: the oracle is flaky",
+            if n == 1 { "" } else { "s" },
+            if n == 1 { "was" } else { "were" },
+        ));
+    }
 
     // The final check: the result must still be interesting.
     if reason != StopReason::Interrupted {
+        let never = AtomicBool::new(false);
         let (exit, _) = oracle.run(&bytes, &never)?;
         if !exit.interesting() {
             destination.save(&bytes).ok();
             bail!(
-                "the final result is no longer interesting ({exit}); the oracle is probably flaky. \
+                "the final result is no longer interesting ({exit}); the oracle is probably flaky \
+                 (--recheck re-tests every success before committing it). \
                  The result was kept in {} for inspection",
                 destination.describe()
             );
@@ -271,13 +375,27 @@ pub fn run(cli: Cli, signals: &Signals) -> Result<i32> {
     }
     say(&summary(&report, &destination, reason));
     Ok(match reason {
-        StopReason::Interrupted => match signals.last_signal.load(Ordering::SeqCst) as i32 {
-            libc::SIGHUP => exit::SIGHUP,
-            libc::SIGTERM => exit::SIGTERM,
-            _ => exit::SIGINT,
-        },
+        StopReason::Interrupted => interrupted_code(signals),
         _ => exit::OK,
     })
+}
+
+/// The exit code for the signal that interrupted the run.
+fn interrupted_code(signals: &Signals) -> i32 {
+    match signals.last_signal.load(Ordering::SeqCst) as i32 {
+        libc::SIGHUP => exit::SIGHUP,
+        libc::SIGTERM => exit::SIGTERM,
+        _ => exit::SIGINT,
+    }
+}
+
+/// Kills the run's test processes that escaped their process group, when dropped.
+struct KillStraysOnDrop;
+
+impl Drop for KillStraysOnDrop {
+    fn drop(&mut self) {
+        kill_strays();
+    }
 }
 
 /// Saves every improvement and keeps the display current.
@@ -315,12 +433,52 @@ impl Observer for SaveAndShow<'_> {
     }
 }
 
-fn read_input(path: &Path, from_stdin: bool) -> Result<Vec<u8>> {
+/// The largest input accepted: [`MAX_INPUT_VAR`] if set, else [`DEFAULT_MAX_INPUT`];
+/// never more than unit offsets (`u32`) can address.
+fn max_input_bytes() -> Result<u64> {
+    let limit = match std::env::var(MAX_INPUT_VAR) {
+        Ok(v) => v.trim().parse::<u64>().map_err(|_| {
+            failure(
+                exit::USAGE,
+                format!("{MAX_INPUT_VAR}={v}: not a number of bytes"),
+            )
+        })?,
+        Err(_) => DEFAULT_MAX_INPUT,
+    };
+    Ok(limit.min(u64::from(u32::MAX) - 1))
+}
+
+/// The error for an input over the size limit (`len`: its size, if known).
+fn too_large(what: &str, len: Option<u64>, limit: u64) -> anyhow::Error {
+    let size = len.map_or(String::new(), |l| format!(" is {},", human_size(l)));
+    anyhow::anyhow!(
+        "{what}{size} more than the {} reduce accepts: cut it down first (e.g. keep \
+         the part that matters), or raise the limit with {MAX_INPUT_VAR}=<bytes> if there is \
+         memory for it (see docs/reliability.md)",
+        human_size(limit)
+    )
+}
+
+/// A size for messages: `950 bytes`, `12.5 MB`.
+fn human_size(bytes: u64) -> String {
+    if bytes < 1 << 20 {
+        format!("{bytes} bytes")
+    } else {
+        format!("{:.1} MB", bytes as f64 / (1 << 20) as f64)
+    }
+}
+
+fn read_input(path: &Path, from_stdin: bool, limit: u64) -> Result<Vec<u8>> {
     if from_stdin {
         let mut buf = Vec::new();
         std::io::stdin()
+            .take(limit + 1)
             .read_to_end(&mut buf)
             .context("cannot read the input from standard input")?;
+        if buf.len() as u64 > limit {
+            // Only `limit + 1` bytes were read: the real size is unknown.
+            return Err(too_large("the input from standard input is", None, limit));
+        }
         return Ok(buf);
     }
     let meta = std::fs::metadata(path)
@@ -328,7 +486,139 @@ fn read_input(path: &Path, from_stdin: bool) -> Result<Vec<u8>> {
     if meta.is_dir() {
         bail!("the input {} is a directory; give a file", path.display());
     }
+    if meta.len() > limit {
+        return Err(too_large(
+            &format!("the input {}", path.display()),
+            Some(meta.len()),
+            limit,
+        ));
+    }
     std::fs::read(path).with_context(|| format!("cannot read the input {}", path.display()))
+}
+
+/// Whether a run on this input builds a parse tree (see `Plan::new`).
+fn uses_tree(cli: &Cli, lang: pipeline::Lang) -> bool {
+    matches!(lang, pipeline::Lang::Tree(_))
+        && (matches!(cli.algo, Algo::Auto | Algo::Hdd | Algo::Perses | Algo::Tpdd)
+            || matches!(cli.unit, None | Some(UnitArg::Token)))
+}
+
+/// A generous estimate of a run's peak memory, in bytes, from per-input-byte
+/// costs measured on 50 MB inputs (docs/reliability.md): about 85 for a
+/// parse tree, 62 for byte units, 13 for text tokens and 4 for lines.
+pub fn estimate_memory(cli: &Cli, lang: pipeline::Lang, len: u64) -> u64 {
+    use pipeline::Lang;
+    let per_byte = if uses_tree(cli, lang) {
+        100
+    } else {
+        match (cli.unit, lang) {
+            (Some(UnitArg::Byte), _) | (None, Lang::Bytes) => 70,
+            (Some(UnitArg::Line), _) => 8,
+            _ => 20,
+        }
+    };
+    len * per_byte
+}
+
+/// Available memory in bytes (`MemAvailable` in /proc/meminfo), if known.
+fn available_memory() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// Refuses a run that would need more memory than is available, rather than
+/// let it be killed for running out.
+pub fn check_memory(len: u64, needed: u64, available: Option<u64>) -> Result<()> {
+    let Some(available) = available else {
+        return Ok(());
+    };
+    if needed > available {
+        bail!(
+            "the input ({}) would need about {:.1} GB of memory, but {:.1} GB is available: \
+             reduce it by lines first (--lang text --unit line needs about {:.1} GB), \
+             or cut it down",
+            human_size(len),
+            needed as f64 / 1e9,
+            available as f64 / 1e9,
+            (len * 8) as f64 / 1e9,
+        );
+    }
+    Ok(())
+}
+
+/// What running the oracle by hand on the input found.
+struct ByHand {
+    exit: Exit,
+    /// The script changed the input, which was then restored.
+    restored: bool,
+}
+
+/// Runs the oracle on the input itself, in its own directory, as the user
+/// would by hand (`None` if it could not run). The input is restored should
+/// the script change it.
+fn run_by_hand(
+    probe: &ScriptOracle,
+    input: &Path,
+    source: &[u8],
+    cancel: &AtomicBool,
+) -> Result<Option<ByHand>> {
+    let input = absolute(input)?;
+    let Some(dir) = input.parent() else {
+        return Ok(None);
+    };
+    let Ok((exit, _)) = probe.run_by_hand(&input, dir, cancel) else {
+        return Ok(None);
+    };
+    let restored = std::fs::read(&input).ok().as_deref() != Some(source);
+    if restored {
+        write_atomically(&input, source).with_context(|| {
+            format!(
+                "the oracle changed the input {} when run on it, and it could not be restored",
+                input.display()
+            )
+        })?;
+    }
+    Ok(Some(ByHand { exit, restored }))
+}
+
+/// Why the original is not interesting: the recipe to check it by hand, or,
+/// when the oracle passes beside the input, what it depends on there.
+fn explain_not_interesting(recipe: String, by_hand: Option<&ByHand>, input: &Path) -> String {
+    let input = absolute(input).unwrap_or_else(|_| input.to_path_buf());
+    let dir = input.parent().unwrap_or(Path::new("/"));
+    let mut message = match by_hand {
+        Some(b) if b.exit.interesting() => format!(
+            "the oracle passes on {} in {} but not in a fresh temporary directory: it probably \
+             uses relative paths or files beside the input; use absolute paths in the script, \
+             or --copy FILE to put the files it needs beside each candidate",
+            input.display(),
+            dir.display()
+        ),
+        _ => recipe,
+    };
+    if by_hand.is_some_and(|b| b.restored) {
+        let sep = if message.ends_with('\n') { "" } else { " " };
+        message.push_str(&format!(
+            "{sep}(Run by hand on {}, the oracle changed it; its original content was restored.)",
+            input.display()
+        ));
+    }
+    message
+}
+
+fn flaky_message(verdicts: &[Exit]) -> String {
+    let passes = verdicts.iter().filter(|e| e.interesting()).count();
+    let list: Vec<String> = verdicts.iter().map(|e| e.to_string()).collect();
+    format!(
+        "the oracle is flaky: it passed {passes} of {} runs on the original input ({}). \
+         Reducing with it would go astray; make it deterministic (fixed seeds, no timing, \
+         a longer timeout inside the script), or run with --recheck and --check-flaky 1 \
+         to reduce anyway",
+        verdicts.len(),
+        list.join(", ")
+    )
 }
 
 fn destination(cli: &Cli, input: &Path, from_stdin: bool) -> Result<Destination> {
@@ -375,13 +665,21 @@ fn choose_language(cli: &Cli, input: &Path, source: &[u8]) -> Result<pipeline::L
             None => Lang::Text,
         },
     };
+    // Binary data (a NUL byte in the first 8 KB) is not C or JSON; invalid
+    // UTF-8 alone is allowed (Latin-1 comments, fuzzed JSON strings).
+    let head = &source[..source.len().min(8192)];
     if let Lang::Tree(_) = lang
-        && cli.lang.is_some()
-        && crate::lang::looks_binary(source)
+        && let Some(at) = head.iter().position(|&b| b == 0)
     {
         bail!(
-            "the input looks binary (NUL bytes or invalid UTF-8) but --lang {} was given; use --lang bytes",
-            lang.name()
+            "the input {} looks binary (a NUL byte at offset {at}), not {}{}: use --lang bytes",
+            input.display(),
+            lang.name(),
+            if cli.lang.is_some() {
+                " as --lang says"
+            } else {
+                " as its extension says"
+            },
         );
     }
     if matches!(cli.algo, Algo::Hdd | Algo::Perses | Algo::Tpdd) && !matches!(lang, Lang::Tree(_)) {
@@ -502,6 +800,47 @@ mod tests {
         assert_eq!(parse_duration("1.5h").unwrap(), Duration::from_secs(5400));
         assert!(parse_duration("10 parsecs").is_err());
         assert!(parse_duration("-3s").is_err());
+    }
+
+    #[test]
+    fn a_run_that_would_not_fit_in_memory_is_refused_with_a_way_out() {
+        let err = check_memory(50 << 20, 5_000_000_000, Some(4_000_000_000))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("50.0 MB") && err.contains("5.0 GB") && err.contains("--unit line"),
+            "{err}"
+        );
+        assert!(check_memory(50 << 20, 5_000_000_000, Some(6_000_000_000)).is_ok());
+        assert!(check_memory(50 << 20, 5_000_000_000, None).is_ok());
+    }
+
+    #[test]
+    fn memory_estimates_follow_the_units_that_will_be_built() {
+        use crate::lang::Language;
+        use clap::Parser;
+        use pipeline::Lang;
+        let cli = |extra: &[&str]| {
+            let mut args = vec!["reduce", "--oracle", "x"];
+            args.extend(extra);
+            args.push("in");
+            Cli::parse_from(args)
+        };
+        let c = Lang::Tree(Language::C);
+        assert_eq!(estimate_memory(&cli(&[]), c, 1), 100);
+        // A grammar's tokens are parsed even for a named list algorithm.
+        assert_eq!(estimate_memory(&cli(&["--algo", "ddmin"]), c, 1), 100);
+        assert_eq!(
+            estimate_memory(&cli(&["--algo", "ddmin", "--unit", "line"]), c, 1),
+            8
+        );
+        assert_eq!(estimate_memory(&cli(&[]), Lang::Text, 1), 20);
+        assert_eq!(estimate_memory(&cli(&["--unit", "line"]), Lang::Text, 1), 8);
+        assert_eq!(estimate_memory(&cli(&[]), Lang::Bytes, 1), 70);
+        assert_eq!(
+            estimate_memory(&cli(&["--unit", "byte"]), Lang::Text, 1),
+            70
+        );
     }
 
     #[test]

@@ -1,33 +1,46 @@
 //! The command line as typed: clap's derive structs, nothing validated yet.
 //!
-//! `crate::options` turns these raw flags into a checked run configuration.
+//! `crate::app` checks these raw flags before the first test. The optional
+//! subcommands (`completions`, `man`) are handled by the binary before a run.
 
 use std::path::PathBuf;
 
-use clap::{Parser, ValueEnum};
+use clap::{Parser, Subcommand, ValueEnum};
 
 pub const AFTER_HELP: &str = "\
-Examples:
-  Shrink a C file that crashes a compiler (the script exits 0 while it still crashes):
-    reduce --oracle ./check.sh crash.c                # writes crash.reduced.c
-  A fuzzer's crash input, byte by byte:
-    reduce --unit byte --oracle ./crashes.sh fuzz-crash.bin -o small.bin
-  A JSON document that breaks a parser, with HDD and a probabilistic inner minimizer:
-    reduce --algo hdd --inner probdd --oracle ./jq-crash.sh big.json
-  In a pipeline:
-    reduce --oracle ./check.sh - -o - < input.txt > small.txt
+Examples (the oracle gets the candidate as $1; it exits 0 while the bug shows):
+  A C file that crashes the compiler, with check.sh saying
+      gcc -O2 -c -w \"$1\" -o /dev/null 2>&1 | grep -q 'internal compiler error'
+    reduce --oracle ./check.sh crash.c           # the result: crash.reduced.c
 
-The oracle gets the candidate's absolute path as $1 and runs in a fresh temporary
-directory that holds the candidate under the input's file name, so scripts that
-read the file by name from their working directory also work.
+  A fuzzer's crash input, byte by byte, for 20 minutes at most, with crash.sh
+      ./fuzz_target \"$1\" 2>&1 | grep -q 'ERROR: AddressSanitizer'
+    reduce --unit byte --max-time 20m --oracle ./crash.sh crash-1a2b -o min.bin
+
+  A JSON document that jq rejects though Python accepts it, with json.sh
+      ! jq . \"$1\" >/dev/null 2>&1 && python3 -m json.tool \"$1\" >/dev/null
+    reduce --oracle ./json.sh big.json           # the result: big.reduced.json
+
+  In a shell pipeline (- is standard input; -o - writes to standard output)
+    ./generate | reduce -q --oracle ./check.sh - -o - | gzip > small.txt.gz
+
+The oracle runs in a fresh temporary directory holding the candidate under the
+input's file name, so scripts that read the file by name work too (--copy FILE
+puts other files beside it). See docs/oracles.md, and docs/ci.md for CI.
+
+Also: reduce completions bash|zsh|fish (a completion script), reduce man.
 
 Exit codes:
   0  reduced (or already minimal), or stopped by --max-time/--max-tests
-  1  an error (input or output unusable, the final result no longer interesting)
+  1  an error: unreadable, empty, binary (for C/JSON) or too large input,
+     unwritable output, a final result that is no longer interesting
   2  bad usage
-  3  the original input is not interesting
-  4  the oracle cannot be run
-  129, 130, 143  interrupted by SIGHUP, SIGINT, SIGTERM (the output holds the best result so far)";
+  3  the oracle cannot be trusted: the original input is not interesting (a
+     diagnosis or a recipe to reproduce the check by hand is printed), its
+     verdicts on the original disagree (flaky), or it accepts an empty file
+  4  the oracle cannot be run (missing, a directory, not executable)
+  129, 130, 143  interrupted by SIGHUP, SIGINT, SIGTERM; the output holds the
+     best result so far";
 
 /// Which algorithm reduces.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -88,10 +101,46 @@ pub enum LangArg {
     Bytes,
 }
 
+/// What `reduce` does instead of reducing.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print a shell completion script on standard output.
+    ///
+    /// bash: `reduce completions bash > ~/.local/share/bash-completion/completions/reduce`;
+    /// zsh: `reduce completions zsh > _reduce` in a directory of `$fpath`;
+    /// fish: `reduce completions fish > ~/.config/fish/completions/reduce.fish`.
+    Completions {
+        /// The shell to complete for.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) on standard output.
+    ///
+    /// Read it with `reduce man | man -l -`, or install it with
+    /// `reduce man > /usr/local/share/man/man1/reduce.1`.
+    Man,
+}
+
 /// Reduce a file while an interestingness test keeps passing.
 #[derive(Debug, Parser)]
-#[command(name = "reduce", version, about, after_help = AFTER_HELP)]
+#[command(
+    name = "reduce",
+    version,
+    about,
+    after_help = AFTER_HELP,
+    override_usage = "reduce [OPTIONS] --oracle <SCRIPT> <INPUT>\n       \
+                      reduce --list-algos\n       \
+                      reduce completions <SHELL>\n       \
+                      reduce man",
+    args_conflicts_with_subcommands = true,
+    subcommand_negates_reqs = true,
+    disable_help_subcommand = true
+)]
 pub struct Cli {
+    /// `completions` or `man` instead of a reduction.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
     /// The input file (`-` reads standard input).
     #[arg(value_name = "INPUT", required_unless_present = "list_algos")]
     pub input: Option<PathBuf>,
@@ -125,6 +174,20 @@ pub struct Cli {
     /// A file to copy beside every candidate (repeatable).
     #[arg(long = "copy", value_name = "FILE", help_heading = "Oracle")]
     pub copy: Vec<PathBuf>,
+
+    /// Run the oracle on the original N times before reducing and refuse to
+    /// start (exit 3) if the verdicts disagree; 1 = the baseline run only.
+    #[arg(long, value_name = "N", default_value_t = 2, help_heading = "Oracle")]
+    pub check_flaky: u32,
+
+    /// Test every interesting candidate once more before committing it; one
+    /// that fails the re-test is not committed (for flaky oracles).
+    #[arg(long, help_heading = "Oracle")]
+    pub recheck: bool,
+
+    /// Do not refuse an oracle that accepts an empty or whitespace-only file.
+    #[arg(long, help_heading = "Oracle")]
+    pub allow_empty: bool,
 
     /// The algorithm.
     #[arg(long, value_enum, default_value_t = Algo::Auto, help_heading = "Algorithm")]

@@ -1,4 +1,7 @@
-//! The `reduce` command: parses flags, installs signal handlers, hands over to the library.
+//! The `reduce` command: parses flags, prints completions or the man page when
+//! asked (`completions.rs`), installs signal handlers, hands over to the library.
+
+mod completions;
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -9,6 +12,9 @@ use reduce::cli::Cli;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if let Some(command) = &cli.command {
+        return completions::run(command);
+    }
     let signals = Signals::default();
     if let Err(e) = install_signal_handlers(&signals) {
         eprintln!("reduce: error: cannot install signal handlers: {e}");

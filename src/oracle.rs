@@ -16,6 +16,7 @@ use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, mpsc};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
@@ -27,6 +28,80 @@ use crate::reducer::{Candidate, Oracle, TestOutcome, Verdict};
 const KILL_GRACE: Duration = Duration::from_millis(200);
 /// How often a running test looks at its cancel flag.
 const POLL: Duration = Duration::from_millis(20);
+/// How long a test waits, after killing its group, for the group to be gone.
+const REAP_WAIT: Duration = Duration::from_millis(500);
+/// How long `-v` waits for a finished test's output pipes to close (a
+/// process that left the group may hold them open).
+const OUTPUT_GRACE: Duration = Duration::from_millis(200);
+/// How much of each of a test's stdout and stderr `-v` keeps.
+const OUTPUT_CAP: usize = 64 * 1024;
+
+/// The environment variable naming the run, set for every process started here.
+pub const RUN_MARKER_VAR: &str = "REDUCE_RUN_ID";
+
+/// This run's value of [`RUN_MARKER_VAR`]: unique per `reduce` process.
+pub fn run_marker() -> &'static str {
+    static MARKER: OnceLock<String> = OnceLock::new();
+    MARKER.get_or_init(|| {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        format!("{}-{nanos:x}", std::process::id())
+    })
+}
+
+/// SIGKILLs every process that carries this run's marker in its environment
+/// (found through `/proc`; elsewhere this does nothing) and returns how many
+/// it signalled. Test processes still in their group are killed with it; this
+/// catches the ones that escaped it (`setsid`, double forks, daemons). A
+/// process that also cleared its environment is not found.
+pub fn kill_strays() -> usize {
+    let needle = format!("{RUN_MARKER_VAR}={}", run_marker());
+    let me = std::process::id();
+    let mut killed = 0;
+    let mut victims = Vec::new();
+    // A stray may fork while we look: a few rounds catch its children.
+    for _ in 0..3 {
+        let Ok(entries) = fs::read_dir("/proc") else {
+            return killed;
+        };
+        let mut found = 0;
+        for entry in entries.flatten() {
+            let Some(pid) = entry
+                .file_name()
+                .to_str()
+                .and_then(|n| n.parse::<u32>().ok())
+            else {
+                continue;
+            };
+            if pid == me {
+                continue;
+            }
+            let Ok(environ) = fs::read(entry.path().join("environ")) else {
+                continue;
+            };
+            if environ.split(|&b| b == 0).any(|v| v == needle.as_bytes()) {
+                // SAFETY: kill has no memory-safety preconditions.
+                unsafe {
+                    libc::kill(pid as i32, libc::SIGKILL);
+                }
+                victims.push(pid);
+                found += 1;
+            }
+        }
+        killed += found;
+        if found == 0 {
+            break;
+        }
+        // Let the victims die before looking again (and before returning).
+        let deadline = Instant::now() + REAP_WAIT;
+        while !victims.iter().all(|&p| is_dead(p)) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        victims.clear();
+    }
+    killed
+}
 
 /// Runs a user's interestingness script on candidates.
 #[derive(Debug, Clone)]
@@ -72,13 +147,8 @@ impl std::fmt::Display for Exit {
 
 /// Checks that `path` names an executable file and returns it made absolute.
 pub fn resolve_script(path: &Path) -> Result<PathBuf> {
-    let abs = if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        std::env::current_dir()
-            .context("cannot read the current directory")?
-            .join(path)
-    };
+    let abs = std::path::absolute(path)
+        .with_context(|| format!("cannot resolve the oracle path {}", path.display()))?;
     let meta = fs::metadata(&abs)
         .with_context(|| format!("oracle script {} does not exist", path.display()))?;
     if meta.is_dir() {
@@ -154,23 +224,59 @@ impl ScriptOracle {
             None => builder.tempdir(),
         }
         .context("cannot create a temporary directory for the test")?;
-        let candidate = dir.path().join(&self.file_name);
+        let result = self.run_in_dir(dir.path(), bytes, cancel);
+        // Removes the directory and everything in it, whatever the script
+        // did to it; `dir`'s own removal then finds nothing.
+        remove_dir_robustly(dir.path());
+        drop(dir);
+        result
+    }
+
+    fn run_in_dir(
+        &self,
+        dir: &Path,
+        bytes: &[u8],
+        cancel: &AtomicBool,
+    ) -> Result<(Exit, Duration)> {
+        let candidate = dir.join(&self.file_name);
         fs::write(&candidate, bytes)
             .with_context(|| format!("cannot write the candidate {}", candidate.display()))?;
         for extra in &self.extra_files {
             let name = extra
                 .file_name()
                 .context("a --copy path has no file name")?;
-            fs::copy(extra, dir.path().join(name))
+            fs::copy(extra, dir.join(name))
                 .with_context(|| format!("cannot copy {} beside the candidate", extra.display()))?;
         }
-        let tmp = dir.path().join(".tmp");
+        let tmp = dir.join(".tmp");
         fs::create_dir(&tmp).context("cannot create the test's TMPDIR")?;
         let mut command = Command::new(&self.script);
+        command.arg(&candidate).current_dir(dir).env("TMPDIR", &tmp);
+        self.spawn_and_wait(command, cancel)
+    }
+
+    /// Runs the script the way the user would by hand: on `file` itself, in
+    /// `cwd`, with the user's own `TMPDIR` (still in its own process group,
+    /// with the timeout). Used to tell an oracle that only works beside the
+    /// input from one that does not work at all.
+    pub fn run_by_hand(
+        &self,
+        file: &Path,
+        cwd: &Path,
+        cancel: &AtomicBool,
+    ) -> Result<(Exit, Duration)> {
+        let mut command = Command::new(&self.script);
+        command.arg(file).current_dir(cwd);
+        self.spawn_and_wait(command, cancel)
+    }
+
+    fn spawn_and_wait(
+        &self,
+        mut command: Command,
+        cancel: &AtomicBool,
+    ) -> Result<(Exit, Duration)> {
         command
-            .arg(&candidate)
-            .current_dir(dir.path())
-            .env("TMPDIR", &tmp)
+            .env(RUN_MARKER_VAR, run_marker())
             .stdin(Stdio::null())
             .process_group(0);
         if self.verbose {
@@ -179,21 +285,18 @@ impl ScriptOracle {
             command.stdout(Stdio::null()).stderr(Stdio::null());
         }
         let started = Instant::now();
-        let mut child = command
-            .spawn()
-            .with_context(|| format!("cannot run the oracle {}", self.script.display()))?;
+        let mut child = command.spawn().map_err(|e| spawn_error(&self.script, e))?;
         let output = self.verbose.then(|| drain_output(&mut child));
         let exit = self.wait(&mut child, started, cancel);
         let elapsed = started.elapsed();
-        if let Some(handles) = output {
-            let text = handles.join();
+        if let Some(drain) = output {
+            let text = drain.finish(OUTPUT_GRACE);
             if !text.is_empty() {
                 let mut err = std::io::stderr().lock();
                 let _ = writeln!(err, "--- oracle output ({exit}) ---");
                 let _ = err.write_all(&text);
             }
         }
-        drop(dir); // removes the directory and everything in it
         Ok((exit, elapsed))
     }
 
@@ -227,6 +330,7 @@ impl ScriptOracle {
         };
         // Whatever the script left running in its group goes too.
         signal_group(group, libc::SIGKILL);
+        wait_until_group_gone(group);
         exit
     }
 }
@@ -237,6 +341,56 @@ fn signal_group(group: i32, signal: i32) {
     unsafe {
         libc::killpg(group, signal);
     }
+}
+
+/// Waits (at most [`REAP_WAIT`]) until no process of `group` is alive, so
+/// that a test is over when `run` returns: killed processes die only once
+/// the scheduler runs them. Zombies do not count (orphans wait for init,
+/// which may reap them only much later).
+fn wait_until_group_gone(group: i32) {
+    let deadline = Instant::now() + REAP_WAIT;
+    // SAFETY: killpg with signal 0 only checks whether the group exists.
+    while unsafe { libc::killpg(group, 0) } == 0
+        && group_has_live_member(group)
+        && Instant::now() < deadline
+    {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// The state, parent and process group of `pid`, from `/proc/<pid>/stat`.
+fn proc_stat(pid: &str) -> Option<(char, i32, i32)> {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the parenthesized command name: state ppid pgrp ...
+    let (_, rest) = stat.rsplit_once(')')?;
+    let mut fields = rest.split_whitespace();
+    let state = fields.next()?.chars().next()?;
+    let ppid = fields.next()?.parse().ok()?;
+    let pgrp = fields.next()?.parse().ok()?;
+    Some((state, ppid, pgrp))
+}
+
+/// Whether a process of `group` is alive (not a zombie); false where there
+/// is no `/proc`.
+fn group_has_live_member(group: i32) -> bool {
+    let Ok(entries) = fs::read_dir("/proc") else {
+        return false;
+    };
+    entries.flatten().any(|entry| {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
+        else {
+            return false;
+        };
+        proc_stat(pid).is_some_and(|(state, _, pgrp)| pgrp == group && !matches!(state, 'Z' | 'X'))
+    })
+}
+
+/// Whether process `pid` has exited (it is gone, or a zombie).
+fn is_dead(pid: u32) -> bool {
+    proc_stat(&pid.to_string()).is_none_or(|(state, _, _)| matches!(state, 'Z' | 'X'))
 }
 
 /// SIGTERM the group, give it a moment, then SIGKILL it and reap the child.
@@ -252,42 +406,117 @@ fn kill_group(child: &mut Child, group: i32) {
     let _ = child.wait();
 }
 
-/// Collects a child's stdout and stderr (at most 64 KiB each) on threads.
-struct Drain(Vec<std::thread::JoinHandle<Vec<u8>>>);
+/// Why the oracle could not be started, with what to do about it.
+fn spawn_error(script: &Path, err: std::io::Error) -> anyhow::Error {
+    let shebang = fs::read(script).ok().and_then(|bytes| {
+        let line = bytes.split(|&b| b == b'\n').next()?;
+        let line = String::from_utf8_lossy(line.strip_prefix(b"#!")?);
+        Some(line.trim().to_string())
+    });
+    let hint = match (err.raw_os_error(), &shebang) {
+        (Some(libc::ENOENT), Some(line)) => {
+            format!(": its interpreter `{line}` (the #! line) was not found; fix the #! line")
+        }
+        (Some(libc::ENOEXEC), _) => {
+            ": it is neither a program nor a script starting with #! (add e.g. #!/bin/sh)".into()
+        }
+        (Some(libc::EACCES), _) => {
+            ": permission denied (its interpreter or a directory on the path is not executable)"
+                .into()
+        }
+        _ => String::new(),
+    };
+    anyhow::anyhow!(err).context(format!("cannot run the oracle {}{hint}", script.display()))
+}
+
+/// Removes a test directory even if the script made parts of it read-only.
+/// A failure is reported, not fatal: the reduction goes on.
+fn remove_dir_robustly(dir: &Path) {
+    for attempt in 0..3 {
+        match fs::remove_dir_all(dir) {
+            Ok(()) => return,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return,
+            Err(e) if attempt == 2 => {
+                eprintln!(
+                    "reduce: cannot remove the test directory {}: {e}",
+                    dir.display()
+                );
+            }
+            Err(_) => make_dirs_writable(dir),
+        }
+    }
+}
+
+/// `chmod u+rwx` on `dir` and every directory below it (symlinks are not followed).
+fn make_dirs_writable(dir: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let _ = fs::set_permissions(&d, fs::Permissions::from_mode(0o700));
+        let Ok(entries) = fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            if entry.file_type().is_ok_and(|t| t.is_dir()) {
+                stack.push(entry.path());
+            }
+        }
+    }
+}
+
+/// Collects a child's stdout and stderr (at most [`OUTPUT_CAP`] bytes of
+/// each; the rest is read and dropped) on threads.
+struct Drain {
+    kept: Vec<Arc<Mutex<Vec<u8>>>>,
+    done: mpsc::Receiver<()>,
+}
 
 impl Drain {
-    fn join(self) -> Vec<u8> {
-        self.0
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
+    /// What was collected, once both pipes closed or `grace` passed: a
+    /// process that escaped the group may keep a pipe open for long; its
+    /// reader thread is then left to finish on its own.
+    fn finish(self, grace: Duration) -> Vec<u8> {
+        let deadline = Instant::now() + grace;
+        for _ in 0..self.kept.len() {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if self.done.recv_timeout(left).is_err() {
+                break;
+            }
+        }
+        self.kept
+            .iter()
+            .flat_map(|k| std::mem::take(&mut *k.lock().unwrap_or_else(|e| e.into_inner())))
             .collect()
     }
 }
 
 fn drain_output(child: &mut Child) -> Drain {
-    fn spawn_reader(mut r: impl Read + Send + 'static) -> std::thread::JoinHandle<Vec<u8>> {
+    let (tx, done) = mpsc::channel();
+    let mut kept = Vec::new();
+    let mut spawn_reader = |mut r: Box<dyn Read + Send>| {
+        let buf_out = Arc::new(Mutex::new(Vec::new()));
+        kept.push(Arc::clone(&buf_out));
+        let tx = tx.clone();
         std::thread::spawn(move || {
-            let mut kept = Vec::new();
             let mut buf = [0u8; 8192];
             while let Ok(n) = r.read(&mut buf) {
                 if n == 0 {
                     break;
                 }
-                if kept.len() < 64 * 1024 {
-                    kept.extend_from_slice(&buf[..n]);
-                }
+                let mut k = buf_out.lock().unwrap_or_else(|e| e.into_inner());
+                let room = OUTPUT_CAP.saturating_sub(k.len());
+                k.extend_from_slice(&buf[..n.min(room)]);
             }
-            kept
-        })
-    }
-    let mut handles = Vec::new();
+            let _ = tx.send(());
+        });
+    };
     if let Some(out) = child.stdout.take() {
-        handles.push(spawn_reader(out));
+        spawn_reader(Box::new(out));
     }
     if let Some(err) = child.stderr.take() {
-        handles.push(spawn_reader(err));
+        spawn_reader(Box::new(err));
     }
-    Drain(handles)
+    Drain { kept, done }
 }
 
 impl Oracle for ScriptOracle {
@@ -313,4 +542,30 @@ impl Oracle for ScriptOracle {
 /// The default per-test timeout: 10× the original's run time, within [1 s, 300 s].
 pub fn default_timeout(original_run: Duration) -> Duration {
     (original_run * 10).clamp(Duration::from_secs(1), Duration::from_secs(300))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn a_test_directory_made_read_only_is_still_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("test");
+        fs::create_dir_all(victim.join("ro/sub")).unwrap();
+        fs::write(victim.join("ro/sub/f"), "x").unwrap();
+        for d in ["ro/sub", "ro", ""] {
+            fs::set_permissions(victim.join(d), fs::Permissions::from_mode(0o500)).unwrap();
+        }
+        remove_dir_robustly(&victim);
+        assert!(!victim.exists());
+        remove_dir_robustly(&victim); // already gone: nothing to do
+    }
+
+    #[test]
+    fn run_markers_are_stable_within_a_run() {
+        assert_eq!(run_marker(), run_marker());
+        assert!(run_marker().starts_with(&format!("{}-", std::process::id())));
+    }
 }

@@ -106,12 +106,14 @@ impl Plan {
             restarts: cli.restarts,
         };
         let settings = TreeSettings {
-            // The default pipeline's tree phase learns across a list's passes
-            // (ProbDD needed a third of ddmin's tests on the C fixture); a tree
-            // policy asked for by name keeps the tutorial's ddmin.
+            // The default pipeline's tree phase uses Dr. DD: on the shared
+            // bench's C cases it needed fewer tests and less time than ddmin
+            // and ProbDD (its coarse levels drop a large host quickly; ProbDD
+            // deletes ~1/p0 elements at a time). A tree policy asked for by
+            // name keeps the tutorial's ddmin.
             inner: cli.inner.map_or(
                 if cli.algo == Algo::Auto {
-                    Minimizer::ProbDd
+                    Minimizer::DrDd
                 } else {
                     Minimizer::DdMin
                 },
@@ -287,8 +289,9 @@ impl Plan {
 pub fn list_algos() -> String {
     "\
 Algorithms (--algo):
-  auto     default: a tree policy (perses) to its fixpoint, then token-level drdd, repeated
-           while a round still removes something; without a grammar, drdd over tokens.
+  auto     default: perses (sweep schedule, inner drdd) to its fixpoint, then simplify
+           (per-language rewrites), then token-level drdd, repeated while a round still
+           removes something; without a grammar, drdd over tokens (bytes for binary input).
   ddmin    ddmin over flat units. 1-minimal. O(n²) tests worst case, O(log n) at best.
   drdd     Dr. DD: coarse levels scanned once, single-unit scans until one changes nothing.
            1-minimal (with the default --restarts). Pick it for flat inputs.

@@ -8,6 +8,12 @@
 //! the policy is restored from the snapshot taken right after that proposal
 //! was made, and every later test is cancelled. The committed steps are
 //! therefore exactly those of the serial loop, whatever the number of jobs.
+//!
+//! With `recheck` on, an interesting verdict from the oracle is settled only
+//! after a second test of the same candidate agrees (where the serial loop
+//! would commit, and where the parallel loop finds it at the front); one that
+//! fails the re-test counts as not interesting. The re-test is an oracle test
+//! in the stats.
 
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -137,6 +143,10 @@ pub struct Reducer<'a> {
     jobs: usize,
     limits: Limits,
     tests_total: u64,
+    /// Re-test interesting candidates before committing them.
+    recheck: bool,
+    /// Candidates that passed once but failed the re-test.
+    recheck_failures: u64,
     /// One entry per `run`.
     pub phases: Vec<PhaseStats>,
 }
@@ -158,6 +168,8 @@ impl<'a> Reducer<'a> {
             jobs: 1,
             limits: Limits::default(),
             tests_total: 0,
+            recheck: false,
+            recheck_failures: 0,
             phases: Vec::new(),
         }
     }
@@ -190,6 +202,17 @@ impl<'a> Reducer<'a> {
     pub fn with_limits(mut self, limits: Limits) -> Self {
         self.limits = limits;
         self
+    }
+
+    /// Re-tests every interesting candidate once before committing it (off by default).
+    pub fn with_recheck(mut self, on: bool) -> Self {
+        self.recheck = on;
+        self
+    }
+
+    /// Candidates that passed once but failed the re-test (with recheck on).
+    pub fn recheck_failures(&self) -> u64 {
+        self.recheck_failures
     }
 
     pub fn units(&self) -> &Units {
@@ -291,10 +314,48 @@ impl<'a> Reducer<'a> {
         phase.tests += 1;
         phase.timeouts += outcome.timed_out as u64;
         self.tests_total += 1;
-        if let Some(cache) = &mut self.cache {
+        // With recheck, only the re-test's verdict is remembered.
+        if let Some(cache) = &mut self.cache
+            && !(interesting && self.recheck)
+        {
             cache.insert(key, interesting);
         }
         interesting
+    }
+
+    /// The re-test of a candidate that was interesting once: whether it is
+    /// interesting again. `Err` when a limit stops the run first (the
+    /// candidate is then not committed).
+    fn confirm(
+        &mut self,
+        candidate: &Configuration,
+        bytes: &[u8],
+        key: u128,
+        phase: &mut PhaseStats,
+    ) -> Result<bool, StopReason> {
+        if let Some(reason) = self.limit_hit() {
+            return Err(reason);
+        }
+        let never = AtomicBool::new(false);
+        let outcome = self.oracle.test(
+            &Candidate {
+                config: candidate,
+                bytes,
+            },
+            self.limits.interrupt.as_deref().unwrap_or(&never),
+        );
+        if outcome.cancelled {
+            return Err(self.limit_hit().unwrap_or(StopReason::Interrupted));
+        }
+        let confirmed = outcome.verdict == Verdict::Interesting;
+        phase.tests += 1;
+        phase.timeouts += outcome.timed_out as u64;
+        self.tests_total += 1;
+        self.recheck_failures += u64::from(!confirmed);
+        if let Some(cache) = &mut self.cache {
+            cache.insert(key, confirmed);
+        }
+        Ok(confirmed)
     }
 
     /// One pass, one test at a time. `Ok(Some)` = committed a candidate.
@@ -329,8 +390,12 @@ impl<'a> Reducer<'a> {
                     if outcome.cancelled {
                         return Err(self.limit_hit().unwrap_or(StopReason::Interrupted));
                     }
-                    let interesting = self.record(key, outcome, phase);
+                    let mut interesting = self.record(key, outcome, phase);
                     observer.on_progress(phase, config);
+                    if interesting && self.recheck {
+                        interesting = self.confirm(&candidate, &bytes, key, phase)?;
+                        observer.on_progress(phase, config);
+                    }
                     interesting
                 }
             };
@@ -417,6 +482,26 @@ impl<'a> Reducer<'a> {
                     Some(false) => {
                         slots.pop_front();
                     }
+                    Some(true) if front.unconfirmed => {
+                        // Re-test it here; the other workers keep going.
+                        let (candidate, bytes, key) = (
+                            Arc::clone(&front.candidate),
+                            Arc::clone(&front.bytes),
+                            front.key,
+                        );
+                        match self.confirm(&candidate, &bytes, key, phase) {
+                            Ok(confirmed) => {
+                                let front = slots.front_mut().expect("front exists");
+                                front.unconfirmed = false;
+                                front.result = Some(confirmed);
+                                observer.on_progress(phase, config);
+                            }
+                            Err(reason) => {
+                                cancel_all(&slots);
+                                return Err(reason);
+                            }
+                        }
+                    }
                     Some(true) => {
                         let winner = slots.pop_front().expect("front exists");
                         cancel_all(&slots);
@@ -457,6 +542,7 @@ impl<'a> Reducer<'a> {
                     key,
                     cancel: Arc::new(AtomicBool::new(false)),
                     result: None,
+                    unconfirmed: false,
                 };
                 next_id += 1;
                 match quick {
@@ -490,6 +576,7 @@ impl<'a> Reducer<'a> {
                     if let Some(slot) = slots.iter_mut().find(|s| s.id == id) {
                         let interesting = self.record(slot.key, outcome, phase);
                         slot.result = Some(interesting);
+                        slot.unconfirmed = interesting && self.recheck;
                         observer.on_progress(phase, config);
                     } else {
                         // A cancelled test of an earlier pass cannot reach here:
@@ -516,6 +603,8 @@ struct Slot {
     cancel: Arc<AtomicBool>,
     /// `None` while its test runs; `Some(interesting)` once known.
     result: Option<bool>,
+    /// Interesting by one oracle test, not yet re-tested (recheck only).
+    unconfirmed: bool,
 }
 
 /// A test handed to a worker thread.

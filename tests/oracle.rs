@@ -169,3 +169,469 @@ fn cancelled_speculative_tests_leave_no_process_and_no_temp_dir() {
     );
     sb.assert_no_temp_left();
 }
+
+/// Numbers 1..=n, one per line.
+fn numbers(n: u32) -> String {
+    (1..=n).map(|i| format!("{i}\n")).collect()
+}
+
+#[test]
+fn a_flaky_original_is_refused_with_exit_3_by_the_default_double_run() {
+    let sb = Sandbox::new();
+    sb.write("in.txt", &numbers(8), false);
+    // Passes on odd calls, fails on even ones.
+    sb.write(
+        "flaky.sh",
+        "#!/bin/sh\nf=\"$(dirname \"$0\")/count\"\nn=$(cat \"$f\" 2>/dev/null || echo 0)\n\
+         echo $((n + 1)) > \"$f\"\n[ $((n % 2)) -eq 0 ] && grep -qx 2 \"$1\"\n",
+        true,
+    );
+    let out = sb.reduce(&["--oracle", "flaky.sh", "in.txt"]);
+    assert_exit(&out, 3);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("flaky") && err.contains("passed 1 of 2 runs") && err.contains("--recheck"),
+        "{err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(!sb.path().join("in.reduced.txt").exists());
+    assert_eq!(sb.read("in.txt"), numbers(8).as_bytes());
+    sb.assert_no_temp_left();
+}
+
+#[test]
+fn check_flaky_n_runs_the_original_n_times() {
+    let sb = Sandbox::new();
+    sb.write("in.txt", &numbers(8), false);
+    // Only the third call fails: the default check (two runs) does not see
+    // it (the third call is the empty-file probe), `--check-flaky 3` does.
+    sb.write(
+        "third.sh",
+        "#!/bin/sh\nf=\"$(dirname \"$0\")/count\"\nn=$(( $(cat \"$f\" 2>/dev/null || echo 0) + 1 ))\n\
+         echo $n > \"$f\"\n[ $n -ne 3 ] && grep -qx 2 \"$1\" && grep -qx 7 \"$1\"\n",
+        true,
+    );
+    let out = sb.reduce(&["--check-flaky", "3", "--oracle", "third.sh", "in.txt"]);
+    assert_exit(&out, 3);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("passed 2 of 3 runs"), "{err}");
+    assert_eq!(sb.read("count"), b"3\n", "more runs than asked for");
+
+    std::fs::remove_file(sb.path().join("count")).unwrap();
+    let args = ["--unit", "line"];
+    let out = sb.reduce(&["--unit", "line", "--oracle", "third.sh", "in.txt", "-q"]);
+    assert_exit(&out, 0);
+    assert_eq!(sb.read("in.reduced.txt"), b"2\n7\n");
+    let original = numbers(8).into_bytes();
+    assert_invariants(
+        &sb,
+        "third.sh",
+        "in.txt",
+        &original,
+        "in.reduced.txt",
+        &args,
+    );
+}
+
+/// A script whose verdict on a candidate without line 3 is "interesting" the
+/// first time it sees that candidate and "not interesting" afterwards; line
+/// 7 is always needed. Only `3` and `7` together pass every time.
+fn lucky_pass_script(sb: &Sandbox) {
+    sb.write(
+        "lucky.sh",
+        "#!/bin/sh\nstate=\"$(dirname \"$0\")/seen\"\nmkdir -p \"$state\"\n\
+         key=$(cksum < \"$1\" | cut -d' ' -f1)\nseen=no\n[ -e \"$state/$key\" ] && seen=yes\n\
+         touch \"$state/$key\"\ngrep -qx 7 \"$1\" || exit 1\ngrep -qx 3 \"$1\" && exit 0\n[ $seen = no ]\n",
+        true,
+    );
+}
+
+#[test]
+fn recheck_keeps_a_lucky_pass_from_being_committed() {
+    for jobs in ["1", "3"] {
+        let sb = Sandbox::new();
+        let original = numbers(10).into_bytes();
+        sb.write("in.txt", &numbers(10), false);
+        lucky_pass_script(&sb);
+        let args = ["--unit", "line", "--recheck", "-j", jobs];
+        let mut run = args.to_vec();
+        run.extend(["--oracle", "lucky.sh", "in.txt"]);
+        let out = sb.reduce(&run);
+        assert_exit(&out, 0);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("failed the re-check"), "{err}");
+        assert_eq!(sb.read("in.reduced.txt"), b"3\n7\n", "-j {jobs}");
+        assert_invariants(
+            &sb,
+            "lucky.sh",
+            "in.txt",
+            &original,
+            "in.reduced.txt",
+            &args,
+        );
+    }
+}
+
+#[test]
+fn without_recheck_a_lucky_pass_fails_the_final_check_with_exit_1() {
+    let sb = Sandbox::new();
+    sb.write("in.txt", &numbers(10), false);
+    lucky_pass_script(&sb);
+    let out = sb.reduce(&[
+        "--unit", "line", "-j", "1", "--oracle", "lucky.sh", "in.txt",
+    ]);
+    assert_exit(&out, 1);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no longer interesting") && err.contains("--recheck"),
+        "{err}"
+    );
+    assert_eq!(sb.read("in.txt"), numbers(10).as_bytes());
+    sb.assert_no_temp_left();
+}
+
+#[test]
+fn recheck_counts_the_retest_and_keeps_parallel_results_identical() {
+    let sb = Sandbox::new();
+    sb.fixture("lines");
+    let base = [
+        "--unit",
+        "line",
+        "--algo",
+        "ddmin",
+        "--oracle",
+        "needs-2-and-7.sh",
+    ];
+    let run = |extra: &[&str], stats: &str| {
+        let mut args = base.to_vec();
+        args.extend(extra);
+        args.extend(["numbers.txt", "-o", "out.txt", "--stats-json", stats, "-q"]);
+        assert_exit(&sb.reduce(&args), 0);
+        (sb.read("out.txt"), crate::util::stats(&sb, stats))
+    };
+    let (plain, p) = run(&["-j", "1"], "plain.json");
+    let (serial, s) = run(&["-j", "1", "--recheck"], "serial.json");
+    let (parallel, _) = run(&["-j", "4", "--recheck"], "parallel.json");
+    assert_eq!(plain, b"2\n7\n");
+    assert_eq!(serial, plain);
+    assert_eq!(parallel, plain);
+    let successes = p["successes"].as_u64().unwrap();
+    assert!(successes > 0);
+    assert_eq!(s["successes"], p["successes"]);
+    assert_eq!(
+        s["oracle_calls"].as_u64().unwrap(),
+        p["oracle_calls"].as_u64().unwrap() + successes,
+        "each success is re-tested once, and counted"
+    );
+    let original = sb.read("numbers.txt");
+    assert_invariants(
+        &sb,
+        "needs-2-and-7.sh",
+        "numbers.txt",
+        &original,
+        "out.txt",
+        &["--unit", "line", "--algo", "ddmin", "--recheck"],
+    );
+}
+
+#[test]
+fn an_oracle_that_needs_files_beside_the_input_is_diagnosed() {
+    let sb = Sandbox::new();
+    let original = numbers(8).into_bytes();
+    sb.write("in.txt", &numbers(8), false);
+    sb.write("ref.txt", "2\n", false);
+    // Reads ref.txt from its working directory.
+    sb.write(
+        "relative.sh",
+        "#!/bin/sh\n[ -e ref.txt ] && grep -qx \"$(cat ref.txt)\" \"$1\" && grep -qx 7 \"$1\"\n",
+        true,
+    );
+    let out = sb.reduce(&["--oracle", "relative.sh", "in.txt"]);
+    assert_exit(&out, 3);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("passes on")
+            && err.contains("not in a fresh temporary directory")
+            && err.contains("absolute paths")
+            && err.contains("--copy FILE"),
+        "{err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert_eq!(sb.read("in.txt"), original);
+    sb.assert_no_temp_left();
+
+    // The fix the message names works.
+    let args = ["--unit", "line", "--copy", "ref.txt"];
+    let mut run = args.to_vec();
+    run.extend(["--oracle", "relative.sh", "in.txt", "-q"]);
+    assert_exit(&sb.reduce(&run), 0);
+    assert_eq!(sb.read("in.reduced.txt"), b"2\n7\n");
+    assert_invariants(
+        &sb,
+        "relative.sh",
+        "in.txt",
+        &original,
+        "in.reduced.txt",
+        &args,
+    );
+}
+
+#[test]
+fn the_diagnosis_run_cannot_change_the_input() {
+    let sb = Sandbox::new();
+    sb.write("in.txt", &numbers(8), false);
+    sb.write("ref.txt", "", false);
+    // Appends to the file it checks, and needs ref.txt beside it.
+    sb.write(
+        "vandal.sh",
+        "#!/bin/sh\necho vandalized >> \"$1\"\n[ -e ref.txt ] && grep -qx 2 \"$1\"\n",
+        true,
+    );
+    // Truncates the file it checks and never passes.
+    sb.write("wrecker.sh", "#!/bin/sh\n: > \"$1\"\nexit 1\n", true);
+    for (script, says) in [("vandal.sh", "passes on"), ("wrecker.sh", "mktemp -d")] {
+        let out = sb.reduce(&["--oracle", script, "in.txt"]);
+        assert_exit(&out, 3);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(says) && err.contains("original content was restored"),
+            "{script}: {err}"
+        );
+        assert_eq!(sb.read("in.txt"), numbers(8).as_bytes(), "{script}");
+        sb.assert_no_temp_left();
+    }
+}
+
+#[test]
+fn an_oracle_that_accepts_an_empty_file_is_refused_unless_allow_empty() {
+    let sb = Sandbox::new();
+    let original = numbers(8).into_bytes();
+    sb.write("in.txt", &numbers(8), false);
+    // Accepts anything without a 5, the empty file included.
+    sb.write("no-5.sh", "#!/bin/sh\n! grep -qx 5 \"$1\"\n", true);
+    sb.write("small.txt", "1\n2\n3\n", false);
+    let out = sb.reduce(&["--oracle", "no-5.sh", "small.txt"]);
+    assert_exit(&out, 3);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("too permissive")
+            && err.contains("an empty file")
+            && err.contains("--allow-empty"),
+        "{err}"
+    );
+    assert!(!sb.path().join("small.reduced.txt").exists());
+    // Rejects the empty file but accepts a lone newline.
+    sb.write("non-empty.sh", "#!/bin/sh\ntest -s \"$1\"\n", true);
+    let out = sb.reduce(&["--oracle", "non-empty.sh", "in.txt"]);
+    assert_exit(&out, 3);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("only a newline"), "{err}");
+    assert!(!sb.path().join("in.reduced.txt").exists());
+    sb.assert_no_temp_left();
+
+    let args = ["--unit", "line", "--allow-empty"];
+    let mut run = args.to_vec();
+    run.extend(["--oracle", "non-empty.sh", "in.txt", "-o", "any.txt", "-q"]);
+    assert_exit(&sb.reduce(&run), 0);
+    assert_eq!(sb.read("any.txt").len(), 2, "one line is left");
+    assert_invariants(&sb, "non-empty.sh", "in.txt", &original, "any.txt", &args);
+}
+
+#[test]
+fn a_background_child_dies_with_its_test_and_a_setsid_daemon_with_the_run() {
+    let sb = Sandbox::new();
+    let original = numbers(8).into_bytes();
+    sb.write("in.txt", &numbers(8), false);
+    // Every test leaves a child in its group that would write `late` after
+    // 1 s, and a daemon that leaves the group; each test takes 0.1 s and
+    // the run lasts longer than 1.5 s, so the first children would write
+    // during the run if the group kill missed them.
+    sb.write(
+        "spawner.sh",
+        "#!/bin/sh\nd=\"$(dirname \"$0\")\"\n\
+         sh -c 'sleep 1; echo late >> \"$1\"' reduce-it-child-marker \"$d/late\" &\n\
+         setsid sh -c 'sleep 30' reduce-it-daemon-marker &\n\
+         sleep 0.1\ngrep -qx 2 \"$1\" && grep -qx 7 \"$1\"\n",
+        true,
+    );
+    let args = ["--unit", "line", "--algo", "ddmin", "-j", "1"];
+    let mut run = args.to_vec();
+    run.extend(["--oracle", "spawner.sh", "in.txt", "-q"]);
+    let started = std::time::Instant::now();
+    let out = sb.reduce(&run);
+    assert_exit(&out, 0);
+    let took = started.elapsed();
+    assert!(
+        took > std::time::Duration::from_millis(1500),
+        "the run ({took:?}) was too short to show a surviving child"
+    );
+    assert!(
+        took < std::time::Duration::from_secs(20),
+        "reduce waited for the daemons"
+    );
+    assert!(
+        !sb.path().join("late").exists(),
+        "a test's background child outlived the test"
+    );
+    crate::util::assert_no_process("reduce-it-child-marker");
+    crate::util::assert_no_process("reduce-it-daemon-marker");
+    assert_eq!(sb.read("in.reduced.txt"), b"2\n7\n");
+    // With -v the daemons hold the output pipes open: the run must not wait for them.
+    sb.write("small.txt", "2\n7\n9\n", false);
+    let started = std::time::Instant::now();
+    let out = sb.reduce(&[
+        "-v",
+        "--unit",
+        "line",
+        "--oracle",
+        "spawner.sh",
+        "small.txt",
+    ]);
+    assert_exit(&out, 0);
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+    assert_eq!(sb.read("small.reduced.txt"), b"2\n7\n");
+    crate::util::assert_no_process("reduce-it-daemon-marker");
+    assert_invariants(
+        &sb,
+        "spawner.sh",
+        "in.txt",
+        &original,
+        "in.reduced.txt",
+        &args,
+    );
+    // The helpers ran the script directly, outside reduce: clean up after them.
+    crate::util::kill_processes("reduce-it-child-marker");
+    crate::util::kill_processes("reduce-it-daemon-marker");
+}
+
+#[test]
+fn a_test_that_ignores_sigterm_is_killed_after_the_grace_period() {
+    let sb = Sandbox::new();
+    let original = b"2\n5\n7\n9\n".to_vec();
+    sb.write("in.txt", "2\n5\n7\n9\n", false);
+    // Without line 5 the test hangs, deaf to SIGTERM, in a grandchild too.
+    sb.write(
+        "deaf.sh",
+        "#!/bin/sh\ntrap '' TERM\nif ! grep -qx 5 \"$1\"; then\n  \
+         sh -c \"trap '' TERM; sleep 100\" reduce-it-deaf-marker\nfi\n\
+         grep -qx 2 \"$1\" && grep -qx 7 \"$1\"\n",
+        true,
+    );
+    let args = ["--unit", "line", "--timeout", "1", "-j", "2"];
+    let mut run = args.to_vec();
+    run.extend([
+        "--oracle",
+        "deaf.sh",
+        "in.txt",
+        "--stats-json",
+        "s.json",
+        "-q",
+    ]);
+    let started = std::time::Instant::now();
+    let out = sb.reduce(&run);
+    assert_exit(&out, 0);
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+    assert_eq!(sb.read("in.reduced.txt"), b"2\n5\n7\n");
+    let s = crate::util::stats(&sb, "s.json");
+    assert!(s["timeouts"].as_u64().unwrap() >= 1, "{s}");
+    crate::util::assert_no_process("reduce-it-deaf-marker");
+    assert_invariants(&sb, "deaf.sh", "in.txt", &original, "in.reduced.txt", &args);
+    crate::util::kill_processes("reduce-it-deaf-marker");
+}
+
+#[test]
+fn gigabytes_of_oracle_output_are_not_kept() {
+    let sb = Sandbox::new();
+    let original = b"1\n2\n7\n9\n".to_vec();
+    sb.write("in.txt", "1\n2\n7\n9\n", false);
+    sb.write(
+        "loud.sh",
+        "#!/bin/sh\nhead -c 200000000 /dev/zero\nhead -c 20000000 /dev/zero >&2\n\
+         grep -qx 2 \"$1\" && grep -qx 7 \"$1\"\n",
+        true,
+    );
+    // A data segment of 100 MB is far more than reduce needs, and far less
+    // than the output: a reduce that kept the output would die.
+    const LIMIT: u64 = 100 << 20;
+    let hog = sb.command_with_memory_limit("python3", &["-c", "b = bytearray(200_000_000)"], LIMIT);
+    assert!(!hog.status.success(), "the memory limit does not bite");
+    let args = ["--unit", "line"];
+    let out = sb.reduce_with_memory_limit(
+        &["--unit", "line", "--oracle", "loud.sh", "in.txt", "-q"],
+        LIMIT,
+    );
+    assert_exit(&out, 0);
+    assert_eq!(sb.read("in.reduced.txt"), b"2\n7\n");
+    // -v shows the output, but only its first 64 KiB per stream and test.
+    let out = sb.reduce_with_memory_limit(
+        &[
+            "-v", "--unit", "line", "--oracle", "loud.sh", "in.txt", "-o", "v.txt", "-j", "1",
+        ],
+        LIMIT,
+    );
+    assert_exit(&out, 0);
+    assert!(
+        out.stderr.len() < 20 * 2 * 64 * 1024,
+        "{} bytes of stderr",
+        out.stderr.len()
+    );
+    assert_eq!(sb.read("v.txt"), b"2\n7\n");
+    assert_invariants(&sb, "loud.sh", "in.txt", &original, "in.reduced.txt", &args);
+}
+
+#[test]
+fn an_oracle_that_rewrites_its_directory_cannot_disturb_the_run() {
+    let sb = Sandbox::new();
+    let original = numbers(8).into_bytes();
+    sb.write("in.txt", &numbers(8), false);
+    // Checks, then scribbles over the candidate, fills its directory with
+    // files and a read-only subdirectory, and removes its TMPDIR.
+    sb.write(
+        "messy.sh",
+        "#!/bin/sh\ngrep -qx 2 \"$1\" && grep -qx 7 \"$1\"\nstatus=$?\n\
+         echo garbage > \"$1\"\nfor i in 1 2 3; do echo junk > junk$i; done\n\
+         mkdir -p ro/sub && touch ro/sub/f && chmod 500 ro/sub ro\nrm -rf .tmp\nexit $status\n",
+        true,
+    );
+    let args = ["--unit", "line", "-j", "2"];
+    let mut run = args.to_vec();
+    run.extend(["--oracle", "messy.sh", "in.txt", "-q"]);
+    assert_exit(&sb.reduce(&run), 0);
+    assert_eq!(sb.read("in.reduced.txt"), b"2\n7\n");
+    assert_invariants(
+        &sb,
+        "messy.sh",
+        "in.txt",
+        &original,
+        "in.reduced.txt",
+        &args,
+    );
+}
+
+#[test]
+fn an_oracle_that_cannot_be_started_is_refused_with_exit_4_and_says_why() {
+    let sb = Sandbox::new();
+    sb.write("in.txt", &numbers(8), false);
+    sb.write(
+        "bad-interpreter.sh",
+        "#!/nonexistent/bin/sh\nexit 0\n",
+        true,
+    );
+    sb.write("no-shebang.sh", "exit 0\n", true);
+    for (script, message) in [
+        (
+            "bad-interpreter.sh",
+            "its interpreter `/nonexistent/bin/sh`",
+        ),
+        ("no-shebang.sh", "starting with #!"),
+    ] {
+        let out = sb.reduce(&["--oracle", script, "in.txt"]);
+        assert_exit(&out, 4);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(message), "{script}: {err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+        assert!(!sb.path().join("in.reduced.txt").exists());
+    }
+    assert_eq!(sb.read("in.txt"), numbers(8).as_bytes());
+    sb.assert_no_temp_left();
+}

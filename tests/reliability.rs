@@ -3,7 +3,7 @@
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::util::{Sandbox, assert_exit};
+use crate::util::{Sandbox, assert_exit, assert_invariants, assert_no_process, kill_processes};
 
 fn slow_case(sb: &Sandbox, marker: &str) -> Vec<u8> {
     let text: String = (0..60).map(|i| format!("{i}\n")).collect();
@@ -192,4 +192,311 @@ fn bad_inputs_and_flags_are_refused_with_one_clear_line() {
         assert!(err.contains(message), "{args:?}: {err}");
     }
     sb.assert_no_temp_left();
+}
+
+#[test]
+fn more_bad_inputs_and_flags_are_refused_with_one_line_naming_the_fix() {
+    let sb = Sandbox::new();
+    sb.fixture("lines");
+    std::fs::write(
+        sb.path().join("blob.bin"),
+        b"\x7fELF\x02\x01\x01\0\0\0\x03\x00>\x00",
+    )
+    .unwrap();
+    std::fs::write(sb.path().join("blob.c"), b"int x;\0\0\x01\x02").unwrap();
+    let cases: [(&[&str], i32, &[&str]); 5] = [
+        (
+            &["--oracle", "needs-2-and-7.sh", "--lang", "c", "blob.bin"],
+            1,
+            &["looks binary", "not c", "--lang bytes"],
+        ),
+        (
+            &["--oracle", "needs-2-and-7.sh", "--lang", "json", "blob.bin"],
+            1,
+            &["looks binary", "not json", "--lang bytes"],
+        ),
+        (
+            &["--oracle", "needs-2-and-7.sh", "blob.c"],
+            1,
+            &["looks binary", "as its extension says", "--lang bytes"],
+        ),
+        (
+            &[
+                "--oracle",
+                "needs-2-and-7.sh",
+                "numbers.txt",
+                "--check-flaky",
+                "0",
+            ],
+            2,
+            &["--check-flaky must be at least 1"],
+        ),
+        (
+            &[
+                "--oracle",
+                "needs-2-and-7.sh",
+                "numbers.txt",
+                "-o",
+                "/proc/out.txt",
+            ],
+            1,
+            &["cannot write the result to /proc/out.txt", "not writable"],
+        ),
+    ];
+    for (args, code, messages) in cases {
+        let out = sb.reduce(args);
+        assert_exit(&out, code);
+        let err = String::from_utf8_lossy(&out.stderr);
+        for m in messages {
+            assert!(err.contains(m), "{args:?}: {err}");
+        }
+        assert!(err.starts_with("reduce: error: "), "{err}");
+        assert_eq!(err.trim_end().lines().count(), 1, "not one line: {err}");
+    }
+    sb.assert_no_temp_left();
+}
+
+#[test]
+fn an_output_in_a_read_only_directory_is_refused_before_the_first_test() {
+    use std::os::unix::fs::PermissionsExt;
+    let sb = Sandbox::new();
+    sb.fixture("lines");
+    sb.write(
+        "count.sh",
+        "#!/bin/sh\necho x >> \"$(dirname \"$0\")/calls\"\ngrep -qx 2 \"$1\"\n",
+        true,
+    );
+    let ro = sb.path().join("ro");
+    std::fs::create_dir(&ro).unwrap();
+    std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o555)).unwrap();
+    // root writes anywhere: /proc refuses new files even to root.
+    let root = std::fs::write(ro.join("probe"), "").is_ok();
+    let target = if root { "/proc/out.txt" } else { "ro/out.txt" };
+    let out = sb.reduce(&["--oracle", "count.sh", "numbers.txt", "-o", target]);
+    assert_exit(&out, 1);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("is not writable"), "{err}");
+    assert!(
+        !sb.path().join("calls").exists(),
+        "the oracle ran before the output was checked"
+    );
+    std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+#[test]
+fn an_input_over_the_size_limit_is_refused_before_anything_runs() {
+    let sb = Sandbox::new();
+    sb.fixture("lines");
+    sb.write(
+        "count.sh",
+        "#!/bin/sh\necho x >> \"$(dirname \"$0\")/calls\"\ngrep -qx 2 \"$1\"\n",
+        true,
+    );
+    let limit = [("REDUCE_MAX_INPUT", "10")];
+    let out = sb.reduce_env(&["--oracle", "count.sh", "numbers.txt"], &limit);
+    assert_exit(&out, 1);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("numbers.txt is 16 bytes, more than the 10 bytes reduce accepts")
+            && err.contains("REDUCE_MAX_INPUT"),
+        "{err}"
+    );
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    // Standard input is read only up to the limit.
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_reduce"))
+        .args(["--oracle", "count.sh", "-"])
+        .current_dir(sb.path())
+        .env("TMPDIR", sb.tmp())
+        .env("REDUCE_MAX_INPUT", "1000")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    // More than the limit, and more than a pipe holds: reduce must not wait for the end.
+    let writer = std::thread::spawn(move || {
+        use std::io::Write;
+        let _ = stdin.write_all(&vec![b'x'; 1 << 20]);
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_exit(&out, 1);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("more than the 1000 bytes"));
+    let out = sb.reduce_env(
+        &["--oracle", "count.sh", "numbers.txt"],
+        &[("REDUCE_MAX_INPUT", "lots")],
+    );
+    assert_exit(&out, 2);
+    assert!(!sb.path().join("calls").exists(), "the oracle ran");
+    sb.assert_no_temp_left();
+}
+
+#[test]
+fn invalid_utf8_text_is_reduced_and_latin1_c_is_still_c() {
+    let sb = Sandbox::new();
+    // Latin-1 bytes (invalid UTF-8), no NUL.
+    let text: &[u8] = b"caf\xe9 1\nna\xefve 2\nKEEP \xff\xfe\nlast \xe0 line\n";
+    std::fs::write(sb.path().join("latin1.txt"), text).unwrap();
+    sb.write("keep.sh", "#!/bin/sh\ngrep -q KEEP \"$1\"\n", true);
+    for (args, language) in [(&[][..], "bytes"), (&["--lang", "text"][..], "text")] {
+        let mut run = args.to_vec();
+        run.extend([
+            "--oracle",
+            "keep.sh",
+            "latin1.txt",
+            "-o",
+            "out.txt",
+            "-q",
+            "--stats-json",
+            "s.json",
+        ]);
+        let out = sb.reduce(&run);
+        assert_exit(&out, 0);
+        let s = crate::util::stats(&sb, "s.json");
+        assert_eq!(s["language"], language);
+        assert_eq!(sb.read("out.txt").trim_ascii_end(), b"KEEP");
+        assert_invariants(&sb, "keep.sh", "latin1.txt", text, "out.txt", args);
+    }
+    let c: &[u8] = b"/* caf\xe9 */\nint keep(void) { return 1; }\nint other(void) { return 2; }\n";
+    std::fs::write(sb.path().join("latin1.c"), c).unwrap();
+    sb.write(
+        "keep-c.sh",
+        "#!/bin/sh\ngrep -q 'keep(void)' \"$1\"\n",
+        true,
+    );
+    let out = sb.reduce(&[
+        "--lang",
+        "c",
+        "--oracle",
+        "keep-c.sh",
+        "latin1.c",
+        "--stats-json",
+        "c.json",
+        "-q",
+    ]);
+    assert_exit(&out, 0);
+    assert_eq!(crate::util::stats(&sb, "c.json")["language"], "c");
+    assert_invariants(
+        &sb,
+        "keep-c.sh",
+        "latin1.c",
+        c,
+        "latin1.reduced.c",
+        &["--lang", "c"],
+    );
+}
+
+/// A script that needs lines 2 and 7 and leaves a marked child running in its group.
+fn marked_script(sb: &Sandbox, marker: &str) {
+    sb.write(
+        "marked.sh",
+        &format!(
+            "#!/bin/sh\nsh -c 'sleep 30' {marker} &\ngrep -qx 2 \"$1\" && grep -qx 7 \"$1\"\n"
+        ),
+        true,
+    );
+}
+
+#[test]
+fn nothing_is_left_behind_after_success_refusal_or_oracle_error() {
+    let marker = "reduce-it-left-behind-marker";
+    let sb = Sandbox::new();
+    marked_script(&sb, marker);
+    sb.write("bad-interpreter.sh", "#!/nonexistent/sh\n", true);
+    let original = b"1\n2\n3\n7\n8\n".to_vec();
+    sb.write("in.txt", "1\n2\n3\n7\n8\n", false);
+    sb.write("boring.txt", "1\n2\n3\n", false);
+    let check = |what: &str, input: &str, content: &[u8]| {
+        assert_eq!(sb.read(input), content, "{what}: the input changed");
+        sb.assert_no_temp_left();
+        assert_no_process(marker);
+    };
+
+    // Success.
+    let out = sb.reduce(&["--unit", "line", "--oracle", "marked.sh", "in.txt", "-q"]);
+    assert_exit(&out, 0);
+    check("success", "in.txt", &original);
+    // The original is not interesting.
+    let out = sb.reduce(&["--oracle", "marked.sh", "boring.txt"]);
+    assert_exit(&out, 3);
+    check("not interesting", "boring.txt", b"1\n2\n3\n");
+    assert!(!sb.path().join("boring.reduced.txt").exists());
+    // The oracle cannot run.
+    let out = sb.reduce(&["--oracle", "bad-interpreter.sh", "boring.txt"]);
+    assert_exit(&out, 4);
+    check("oracle error", "boring.txt", b"1\n2\n3\n");
+
+    // --in-place: the input becomes the result, the original is kept beside it.
+    std::fs::copy(sb.path().join("in.txt"), sb.path().join("place.txt")).unwrap();
+    let out = sb.reduce(&[
+        "--unit",
+        "line",
+        "--in-place",
+        "--oracle",
+        "marked.sh",
+        "place.txt",
+        "-q",
+    ]);
+    assert_exit(&out, 0);
+    assert_eq!(sb.read("place.txt"), b"2\n7\n");
+    check("--in-place", "place.txt.orig", &original);
+    // --in-place refused: nothing is touched and no backup is made.
+    let out = sb.reduce(&["--in-place", "--oracle", "marked.sh", "boring.txt"]);
+    assert_exit(&out, 3);
+    check("--in-place refused", "boring.txt", b"1\n2\n3\n");
+    assert!(!sb.path().join("boring.txt.orig").exists());
+
+    assert_invariants(
+        &sb,
+        "marked.sh",
+        "in.txt",
+        &original,
+        "in.reduced.txt",
+        &["--unit", "line"],
+    );
+    kill_processes(marker); // left by the helpers' direct runs of the script
+}
+
+#[test]
+fn a_signal_during_the_baseline_stops_at_once_and_cleans_up() {
+    let marker = "reduce-it-baseline-signal-marker";
+    let sb = Sandbox::new();
+    sb.write("in.txt", "1\n2\n", false);
+    sb.write(
+        "slow.sh",
+        &format!("#!/bin/sh\nsh -c 'sleep 30' {marker}\ngrep -qx 2 \"$1\"\n"),
+        true,
+    );
+    for (signal, code) in [(libc::SIGTERM, 143), (libc::SIGINT, 130)] {
+        let child = Command::new(env!("CARGO_BIN_EXE_reduce"))
+            .args(["--oracle", "slow.sh", "in.txt"])
+            .current_dir(sb.path())
+            .env("TMPDIR", sb.tmp())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::thread::sleep(Duration::from_millis(500));
+        // SAFETY: sending a signal to our own child process.
+        unsafe {
+            libc::kill(child.id() as i32, signal);
+        }
+        let started = Instant::now();
+        let out = child.wait_with_output().unwrap();
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "stopping took too long"
+        );
+        assert_exit(&out, code);
+        assert!(
+            String::from_utf8_lossy(&out.stderr)
+                .contains("interrupted before the reduction started")
+        );
+        assert_eq!(sb.read("in.txt"), b"1\n2\n");
+        assert!(!sb.path().join("in.reduced.txt").exists());
+        sb.assert_no_temp_left();
+        assert_no_process(marker);
+    }
 }

@@ -8,3 +8,4 @@ mod oracle;
 mod reliability;
 mod tree;
 mod util;
+mod ux;

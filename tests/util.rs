@@ -84,6 +84,52 @@ impl Sandbox {
         child.wait_with_output().unwrap()
     }
 
+    /// Runs `reduce ARGS` in the sandbox with extra environment variables.
+    pub fn reduce_env(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
+        Command::new(env!("CARGO_BIN_EXE_reduce"))
+            .args(args)
+            .current_dir(self.path())
+            .env("TMPDIR", self.tmp())
+            .envs(env.iter().copied())
+            .stdin(std::process::Stdio::null())
+            .output()
+            .unwrap()
+    }
+
+    /// Runs `reduce ARGS` with its data segment limited to `limit` bytes
+    /// (`RLIMIT_DATA`, inherited by the tests it runs): a `reduce` that tried
+    /// to hold more dies. (Peak RSS from `wait4` is no measure here: a child
+    /// started from this big test process inherits its high-water mark.)
+    pub fn reduce_with_memory_limit(&self, args: &[&str], limit: u64) -> Output {
+        self.command_with_memory_limit(env!("CARGO_BIN_EXE_reduce"), args, limit)
+    }
+
+    /// Runs `program ARGS` in the sandbox under `RLIMIT_DATA = limit`.
+    pub fn command_with_memory_limit(&self, program: &str, args: &[&str], limit: u64) -> Output {
+        use std::os::unix::process::CommandExt;
+        let mut command = Command::new(program);
+        command
+            .args(args)
+            .current_dir(self.path())
+            .env("TMPDIR", self.tmp())
+            .stdin(std::process::Stdio::null());
+        // SAFETY: the closure runs between fork and exec and only calls
+        // setrlimit, which is async-signal-safe.
+        unsafe {
+            command.pre_exec(move || {
+                let rl = libc::rlimit {
+                    rlim_cur: limit,
+                    rlim_max: limit,
+                };
+                if libc::setrlimit(libc::RLIMIT_DATA, &rl) != 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                Ok(())
+            });
+        }
+        command.output().unwrap()
+    }
+
     /// Nothing is left in the sandbox's TMPDIR.
     pub fn assert_no_temp_left(&self) {
         let left: Vec<_> = fs::read_dir(self.tmp())
@@ -96,8 +142,24 @@ impl Sandbox {
     /// Runs the oracle script on `file`, copied under the input's name `name`
     /// into a fresh directory, the way a user would; true iff it exits 0.
     pub fn oracle_accepts(&self, oracle: &str, file: &Path, name: &str) -> bool {
+        self.oracle_accepts_with(oracle, file, name, &[])
+    }
+
+    /// [`Self::oracle_accepts`] with `extra` files (sandbox-relative) copied
+    /// beside the candidate, as `--copy` does.
+    pub fn oracle_accepts_with(
+        &self,
+        oracle: &str,
+        file: &Path,
+        name: &str,
+        extra: &[&str],
+    ) -> bool {
         let dir = tempfile::tempdir_in(self.tmp()).unwrap();
         fs::copy(file, dir.path().join(name)).unwrap();
+        for e in extra {
+            let from = self.path().join(e);
+            fs::copy(&from, dir.path().join(from.file_name().unwrap())).unwrap();
+        }
         let ok = Command::new(self.path().join(oracle))
             .arg(dir.path().join(name))
             .current_dir(dir.path())
@@ -136,8 +198,13 @@ pub fn assert_invariants(
     let result = sb.read(output);
     assert_eq!(sb.read(input), original, "the input was modified");
     assert!(result.len() <= original.len(), "the result grew");
+    let copies: Vec<&str> = args
+        .windows(2)
+        .filter(|w| w[0] == "--copy")
+        .map(|w| w[1])
+        .collect();
     assert!(
-        sb.oracle_accepts(oracle, &sb.path().join(output), input),
+        sb.oracle_accepts_with(oracle, &sb.path().join(output), input, &copies),
         "the result is not interesting"
     );
     // A second run on the result (named like the input) changes nothing.
@@ -160,7 +227,7 @@ pub fn assert_invariants(
     if stops_before_fixpoint(args) {
         assert!(again.len() <= result.len(), "a second run grew the result");
         let again_path = sb.path().join("second-run/out");
-        assert!(sb.oracle_accepts(oracle, &again_path, input));
+        assert!(sb.oracle_accepts_with(oracle, &again_path, input, &copies));
     } else {
         assert_eq!(again, result, "a second run changed the result");
     }
@@ -180,4 +247,27 @@ pub fn stops_before_fixpoint(args: &[&str]) -> bool {
 /// Reads a `--stats-json` file.
 pub fn stats(sb: &Sandbox, name: &str) -> serde_json::Value {
     serde_json::from_slice(&sb.read(name)).unwrap()
+}
+
+/// No process whose command line contains `marker` is alive; any found is
+/// killed (by pid) before the assertion fails.
+pub fn assert_no_process(marker: &str) {
+    let pids = kill_processes(marker);
+    assert!(pids.trim().is_empty(), "processes left ({marker}): {pids}");
+}
+
+/// Kills (by pid) the processes whose command line contains `marker`, e.g.
+/// those a script run directly by a test helper left; returns their pids.
+pub fn kill_processes(marker: &str) -> String {
+    let ps = Command::new("pgrep").args(["-f", marker]).output().unwrap();
+    let pids = String::from_utf8_lossy(&ps.stdout).into_owned();
+    for pid in pids.split_whitespace() {
+        if let Ok(pid) = pid.parse::<i32>() {
+            // SAFETY: kill has no memory-safety preconditions.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
+        }
+    }
+    pids
 }

@@ -21,6 +21,8 @@ pub mod cdd;
 pub mod ddmin;
 pub mod drdd;
 pub mod flat;
+#[cfg(test)]
+mod fuzz_tests;
 pub mod hdd;
 pub mod perses;
 pub mod probdd;

@@ -1,0 +1,268 @@
+//! Robustness of the reducer on arbitrary input, as a seeded property test.
+//!
+//! For random byte strings and mutated real snippets in every language (C
+//! and JSON through tree-sitter, text as tokens and lines, binary as bytes):
+//! rendering every unit gives the input back byte for byte, and one run of
+//! every policy through the real reduce loop, capped at [`MAX_TESTS`] oracle
+//! tests and judged by a random (but per-candidate deterministic) oracle,
+//! finishes without panicking, keeps a subset of the units and, with three
+//! jobs, commits exactly what it commits with one (when both runs end
+//! within the budget).
+
+use std::sync::Arc;
+
+use crate::configuration::Configuration;
+use crate::lang::{Language, SyntaxCheck};
+use crate::policy::flat::FlatPolicy;
+use crate::policy::hdd::{Hdd, HddOptions};
+use crate::policy::perses::{Perses, PersesOptions, PersesSchedule};
+use crate::policy::simplify::Simplify;
+use crate::policy::testing::XorShift;
+use crate::policy::tpdd::{TPdd, TPddOptions};
+use crate::policy::{Minimizer, MinimizerSettings, Policy};
+use crate::reducer::{Candidate, Limits, Quiet, Reducer, StopReason, SyntaxFilter, Verdict};
+use crate::tree::Tree;
+use crate::units::{UnitKind, Units};
+
+/// Random inputs per language.
+const INPUTS_PER_LANGUAGE: u64 = 100;
+/// The oracle-test budget of one policy run.
+const MAX_TESTS: u64 = 200;
+
+const C_SNIPPETS: &[&str] = &[
+    include_str!("../../fixtures/c-crash/crash.c"),
+    "#include <stdio.h>\n#define F(x) ((x) * 2)\nstruct s { int a : 3; char *p; };\n\
+     int main(int argc, char **argv) { for (int i = 0; i < argc; i++) printf(\"%d\\n\", F(i));\n\
+     if (argc) { return 0; } else return -(-1); }\n",
+    "typedef int t; enum e { A = 1, B, }; static int g[] = { 1, [4] = 3, };\n\
+     void f(void) { switch (g[0]) { case 1: break; default: ; } }\n",
+];
+
+const JSON_SNIPPETS: &[&str] = &[
+    "{\"a\": [1, 2.5e3, -3, true, false, null],\n \"b\": {\"c\": \"x\\ty\\u00e9\"}, \"d\": []}\n",
+    "[{\"id\": 1, \"tags\": [\"a\", \"b\"]}, {\"id\": 2, \"nested\": {\"deep\": {\"trigger\": \"boom\"}}}]\n",
+];
+
+const TEXT_SNIPPETS: &[&str] = &[
+    "line one\nline two has more words\n\n  indented line\ttab\nlast line without newline",
+    "key = value\n[section]\nother = 1, 2, 3 ; comment\n",
+];
+
+/// What the inputs of one run are: a tree language, or flat units.
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    Tree(Language),
+    Flat(UnitKind),
+}
+
+/// A random input: raw bytes, code-like characters, or a mutated snippet.
+fn random_input(rng: &mut XorShift, i: u64, snippets: &[&str]) -> Vec<u8> {
+    const ALPHABET: &[u8] = b"{}[]()<>,;:=+-*/\"'\\ \n\tabcxyz019#.";
+    let len = rng.below(300) as usize;
+    match i % 3 {
+        0 => (0..len).map(|_| rng.next() as u8).collect(),
+        1 => (0..len)
+            .map(|_| ALPHABET[rng.below(ALPHABET.len() as u64) as usize])
+            .collect(),
+        _ => {
+            let snippet = snippets[rng.below(snippets.len() as u64) as usize].as_bytes();
+            mutate(rng, snippet)
+        }
+    }
+}
+
+/// A few random edits: deleting, duplicating or inserting a stretch, flipping a byte.
+fn mutate(rng: &mut XorShift, input: &[u8]) -> Vec<u8> {
+    let mut out = input.to_vec();
+    for _ in 0..1 + rng.below(5) {
+        let len = out.len() as u64;
+        let at = rng.below(len + 1) as usize;
+        let span = (rng.below(40) as usize).min(out.len() - at);
+        match rng.below(4) {
+            0 => {
+                out.drain(at..at + span);
+            }
+            1 => {
+                let copy = out[at..at + span].to_vec();
+                out.splice(at..at, copy);
+            }
+            2 => {
+                let junk: Vec<u8> = (0..span.max(1))
+                    .map(|_| b"{}()[];,\"'/*\n"[rng.below(13) as usize])
+                    .collect();
+                out.splice(at..at, junk);
+            }
+            _ => {
+                if at < out.len() {
+                    out[at] = rng.next() as u8;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Interesting for about a third of the candidates, the same verdict for
+/// the same bytes (so runs with more jobs must commit the same steps).
+fn random_verdict(seed: u64, bytes: &[u8]) -> Verdict {
+    if xxhash_rust::xxh3::xxh3_64_with_seed(bytes, seed).is_multiple_of(3) {
+        Verdict::Interesting
+    } else {
+        Verdict::NotInteresting
+    }
+}
+
+/// Every tree policy the pipeline can build, with the list minimizer `inner`.
+fn tree_policies(tree: &Arc<Tree>, units: &Units, inner: Minimizer) -> Vec<Box<dyn Policy>> {
+    let settings = MinimizerSettings::default();
+    let perses = |schedule| {
+        Box::new(Perses::new(
+            Arc::clone(tree),
+            inner,
+            settings,
+            PersesOptions {
+                max_replacement_depth: Some(crate::pipeline::PERSES_REPLACEMENT_DEPTH),
+                schedule,
+                ..PersesOptions::default()
+            },
+        )) as Box<dyn Policy>
+    };
+    vec![
+        Box::new(Hdd::new(
+            Arc::clone(tree),
+            inner,
+            settings,
+            HddOptions::default(),
+        )),
+        Box::new(Hdd::new(
+            Arc::clone(tree),
+            inner,
+            settings,
+            HddOptions {
+                fixpoint: true,
+                any_node: true,
+                ..HddOptions::default()
+            },
+        )),
+        perses(PersesSchedule::Tutorial),
+        perses(PersesSchedule::Sweep),
+        Box::new(TPdd::new(Arc::clone(tree), TPddOptions::default())),
+        Box::new(Simplify::new(Arc::clone(tree), units)),
+    ]
+}
+
+/// Runs `policy` over `units` with `jobs` tests at once; returns the result
+/// and why the run ended.
+fn run_once(
+    units: &Units,
+    policy: &dyn Policy,
+    seed: u64,
+    jobs: usize,
+    filter: Option<&dyn SyntaxFilter>,
+) -> (Configuration, StopReason) {
+    let oracle = |c: &Candidate<'_>| random_verdict(seed, c.bytes);
+    let mut reducer = Reducer::new(units, &oracle)
+        .with_jobs(jobs)
+        .with_filter(filter)
+        .with_limits(Limits {
+            max_tests: Some(MAX_TESTS),
+            ..Limits::default()
+        });
+    let mut policy = policy.clone_box();
+    let (result, reason) = reducer.run(&mut policy, Configuration::full(units.len()), &mut Quiet);
+    assert!(reducer.tests_total() <= MAX_TESTS);
+    (result, reason)
+}
+
+/// The property for one input: exact rendering, and every policy runs.
+fn check(kind: Kind, input: Vec<u8>, rng: &mut XorShift, i: u64) {
+    let (units, policies, filter): (Units, Vec<Box<dyn Policy>>, Option<SyntaxCheck>) = match kind {
+        Kind::Tree(lang) => {
+            let (tree, units) = crate::tree::parse::parse(lang, input.clone())
+                .unwrap_or_else(|e| panic!("{lang:?} {input:?}: {e:#}"));
+            assert_eq!(tree.unit_count(), units.len(), "{input:?}");
+            let inner = Minimizer::ALL[(i % 5) as usize];
+            // The filter re-parses every candidate: small inputs only.
+            let filter = (i.is_multiple_of(4) && input.len() < 1500)
+                .then(|| SyntaxCheck::for_tree(lang, &tree));
+            let tree = Arc::new(tree);
+            let policies = tree_policies(&tree, &units, inner);
+            (units, policies, filter)
+        }
+        Kind::Flat(unit) => {
+            let units = Units::flat(input.clone(), unit);
+            let weights = Arc::new(units.byte_lengths());
+            let policies = Minimizer::ALL
+                .iter()
+                .map(|m| {
+                    Box::new(FlatPolicy::new(
+                        m.build(&MinimizerSettings::default()),
+                        Arc::clone(&weights),
+                    )) as Box<dyn Policy>
+                })
+                .collect();
+            (units, policies, None)
+        }
+    };
+    let full = Configuration::full(units.len());
+    assert_eq!(units.render(&full), input, "{kind:?}: rendering lost bytes");
+    let filter = filter.as_ref().map(|f| f as &dyn SyntaxFilter);
+    for policy in &policies {
+        let seed = rng.next();
+        let (result, reason) = run_once(&units, policy.as_ref(), seed, 1, filter);
+        assert!(result.len() <= units.len());
+        assert!(result.kept.iter().all(|u| u < units.len()));
+        let bytes = units.render(&result);
+        if result.len() < units.len() {
+            // Only committed candidates get here, and the oracle said yes to them.
+            assert_eq!(
+                random_verdict(seed, &bytes),
+                Verdict::Interesting,
+                "{}",
+                policy.name()
+            );
+        }
+        // Speculative tests count against the budget too, so only runs
+        // that reached their end are comparable.
+        if i % 7 < 2 && reason == StopReason::Finished {
+            let (parallel, reason) = run_once(&units, policy.as_ref(), seed, 3, filter);
+            if reason == StopReason::Finished {
+                assert_eq!(
+                    parallel,
+                    result,
+                    "{}: -j 3 differs from -j 1",
+                    policy.name()
+                );
+            }
+        }
+    }
+}
+
+fn check_language(kind: Kind, snippets: &[&str], seed: u64) {
+    let mut rng = XorShift::new(seed);
+    for i in 0..INPUTS_PER_LANGUAGE {
+        let input = random_input(&mut rng, i, snippets);
+        check(kind, input, &mut rng, i);
+    }
+}
+
+#[test]
+fn c_inputs_parse_render_exactly_and_survive_every_tree_policy() {
+    check_language(Kind::Tree(Language::C), C_SNIPPETS, 0xc0ffee);
+}
+
+#[test]
+fn json_inputs_parse_render_exactly_and_survive_every_tree_policy() {
+    check_language(Kind::Tree(Language::Json), JSON_SNIPPETS, 0x15_0e);
+}
+
+#[test]
+fn text_inputs_render_exactly_and_survive_every_list_minimizer() {
+    check_language(Kind::Flat(UnitKind::Token), TEXT_SNIPPETS, 0x7e57);
+    check_language(Kind::Flat(UnitKind::Line), TEXT_SNIPPETS, 0x11e5);
+}
+
+#[test]
+fn binary_inputs_render_exactly_and_survive_every_list_minimizer() {
+    check_language(Kind::Flat(UnitKind::Byte), TEXT_SNIPPETS, 0xb17e);
+}
