@@ -299,7 +299,7 @@ pub fn run(cli: Cli, signals: &Signals) -> Result<i32> {
 
     let mut observer = SaveAndShow {
         destination: &destination,
-        progress: Progress::new(quiet, units.len(), source.len() as u64),
+        progress: Progress::new(quiet || cli.verbose, units.len(), source.len() as u64),
         units,
         save_error: None,
     };

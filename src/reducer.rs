@@ -614,3 +614,49 @@ struct Job {
     bytes: Arc<Vec<u8>>,
     cancel: Arc<AtomicBool>,
 }
+
+#[cfg(test)]
+mod tests {
+    use std::collections::HashSet;
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::policy::flat::FlatPolicy;
+    use crate::policy::{Minimizer, MinimizerSettings};
+
+    /// Recheck through the serial and the speculative loop: an oracle that
+    /// passes a candidate without unit 3 only the first time it sees it.
+    #[test]
+    fn recheck_commits_only_candidates_that_pass_twice() {
+        for jobs in [1, 3] {
+            let units = Units::from_pieces(&["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"]);
+            let seen = Mutex::new(HashSet::new());
+            let oracle = |c: &Candidate<'_>| {
+                let first = seen.lock().unwrap().insert(c.bytes.to_vec());
+                if c.keeps(7) && (c.keeps(3) || first) {
+                    Verdict::Interesting
+                } else {
+                    Verdict::NotInteresting
+                }
+            };
+            let mut reducer = Reducer::new(&units, &oracle)
+                .with_jobs(jobs)
+                .with_recheck(true);
+            let weights = Arc::new(vec![1; 10]);
+            let mut policy: Box<dyn Policy> = Box::new(FlatPolicy::new(
+                Minimizer::DdMin.build(&MinimizerSettings::default()),
+                weights,
+            ));
+            let (result, reason) = reducer.run(&mut policy, Configuration::full(10), &mut Quiet);
+            assert_eq!(reason, StopReason::Finished);
+            assert_eq!(
+                result.kept.iter().collect::<Vec<_>>(),
+                vec![3, 7],
+                "-j {jobs}"
+            );
+            assert!(reducer.recheck_failures() > 0);
+            let phase = &reducer.phases[0];
+            assert!(phase.tests >= phase.successes * 2, "re-tests are counted");
+        }
+    }
+}

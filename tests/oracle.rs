@@ -204,20 +204,29 @@ fn check_flaky_n_runs_the_original_n_times() {
     let sb = Sandbox::new();
     sb.write("in.txt", &numbers(8), false);
     // Only the third call fails: the default check (two runs) does not see
-    // it (the third call is the empty-file probe), `--check-flaky 3` does.
+    // it (the third call is an empty-file probe), `--check-flaky 3` does.
+    // The calls are counted with mkdir, which is atomic: tests run at once.
     sb.write(
         "third.sh",
-        "#!/bin/sh\nf=\"$(dirname \"$0\")/count\"\nn=$(( $(cat \"$f\" 2>/dev/null || echo 0) + 1 ))\n\
-         echo $n > \"$f\"\n[ $n -ne 3 ] && grep -qx 2 \"$1\" && grep -qx 7 \"$1\"\n",
+        "#!/bin/sh\nd=\"$(dirname \"$0\")/calls\"\nmkdir -p \"$d\"\nn=many\n\
+         for i in 1 2 3 4; do mkdir \"$d/$i\" 2>/dev/null && { n=$i; break; }; done\n\
+         [ $n != 3 ] && grep -qx 2 \"$1\" && grep -qx 7 \"$1\"\n",
         true,
     );
     let out = sb.reduce(&["--check-flaky", "3", "--oracle", "third.sh", "in.txt"]);
     assert_exit(&out, 3);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("passed 2 of 3 runs"), "{err}");
-    assert_eq!(sb.read("count"), b"3\n", "more runs than asked for");
+    assert!(
+        sb.path().join("calls/3").exists(),
+        "fewer runs than asked for"
+    );
+    assert!(
+        !sb.path().join("calls/4").exists(),
+        "more runs than asked for"
+    );
 
-    std::fs::remove_file(sb.path().join("count")).unwrap();
+    std::fs::remove_dir_all(sb.path().join("calls")).unwrap();
     let args = ["--unit", "line"];
     let out = sb.reduce(&["--unit", "line", "--oracle", "third.sh", "in.txt", "-q"]);
     assert_exit(&out, 0);
@@ -557,7 +566,9 @@ fn gigabytes_of_oracle_output_are_not_kept() {
     assert!(!hog.status.success(), "the memory limit does not bite");
     let args = ["--unit", "line"];
     let out = sb.reduce_with_memory_limit(
-        &["--unit", "line", "--oracle", "loud.sh", "in.txt", "-q"],
+        &[
+            "--unit", "line", "-j", "2", "--oracle", "loud.sh", "in.txt", "-q",
+        ],
         LIMIT,
     );
     assert_exit(&out, 0);
