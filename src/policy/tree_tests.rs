@@ -740,3 +740,86 @@ fn the_sweep_schedule_keeps_every_needed_call_parses_and_ends_at_a_fixpoint() {
         }
     }
 }
+
+/// The HDD chapter's flat baseline: the same program as a raw token stream.
+const FLAT_TOKENS: [&str; 58] = [
+    "fn", "bar", "{", "b1", ";", "if", "guard", "{", "g", ";", "crash", "(", ")", ";", "}", "b2",
+    ";", "}", "fn", "f2", "{", "s", ";", "s", ";", "}", "fn", "f3", "{", "s", ";", "s", ";", "}",
+    "fn", "f4", "{", "s", ";", "s", ";", "}", "fn", "f5", "{", "s", ";", "s", ";", "}", "fn", "f6",
+    "{", "s", ";", "s", ";", "}",
+];
+
+/// `program := fn_item*`, `fn_item := "fn" IDENT block`, `block := "{" stmt* "}"`,
+/// `stmt := "if" IDENT block | IDENT "(" ")" ";" | IDENT ";"`.
+fn flat_program_parses(toks: &[&str]) -> bool {
+    fn ident(t: &[&str], p: &mut usize) -> bool {
+        let ok = t
+            .get(*p)
+            .is_some_and(|s| !matches!(*s, "fn" | "if" | "{" | "}" | "(" | ")" | ";"));
+        *p += ok as usize;
+        ok
+    }
+    fn eat(t: &[&str], p: &mut usize, want: &str) -> bool {
+        let ok = t.get(*p) == Some(&want);
+        *p += ok as usize;
+        ok
+    }
+    fn block(t: &[&str], p: &mut usize) -> bool {
+        if !eat(t, p, "{") {
+            return false;
+        }
+        while t.get(*p) != Some(&"}") {
+            if *p >= t.len() || !stmt(t, p) {
+                return false;
+            }
+        }
+        eat(t, p, "}")
+    }
+    fn stmt(t: &[&str], p: &mut usize) -> bool {
+        if eat(t, p, "if") {
+            return ident(t, p) && block(t, p);
+        }
+        if !ident(t, p) {
+            return false;
+        }
+        if eat(t, p, "(") && !eat(t, p, ")") {
+            return false;
+        }
+        eat(t, p, ";")
+    }
+    let mut p = 0;
+    while p < toks.len() {
+        if !(eat(toks, &mut p, "fn") && ident(toks, &mut p) && block(toks, &mut p)) {
+            return false;
+        }
+    }
+    true
+}
+
+#[test]
+fn the_flat_baseline_takes_253_calls_with_ddmin_and_80_with_probdd() {
+    use crate::policy::flat::FlatPolicy;
+    let units = Units::from_pieces(&FLAT_TOKENS);
+    let crash = FLAT_TOKENS.iter().position(|&t| t == "crash").unwrap() as u32;
+    for (minimizer, calls, parse_errors) in
+        [(Minimizer::DdMin, 253, 249), (Minimizer::ProbDd, 80, 68)]
+    {
+        let errors = AtomicU32::new(0);
+        let policy = Box::new(FlatPolicy::new(
+            minimizer.build(&MinimizerSettings::default()),
+            Arc::new(vec![1; FLAT_TOKENS.len()]),
+        ));
+        let outcome = run(&units, policy, |c| {
+            let text = String::from_utf8_lossy(c.bytes).into_owned();
+            let toks: Vec<&str> = text.split_whitespace().collect();
+            if !flat_program_parses(&toks) {
+                errors.fetch_add(1, Ordering::SeqCst);
+                return false;
+            }
+            (crash..crash + 4).all(|u| c.keeps(u))
+        });
+        assert_eq!(outcome.calls, calls, "{minimizer:?}");
+        assert_eq!(errors.load(Ordering::SeqCst), parse_errors, "{minimizer:?}");
+        assert!((crash..crash + 4).all(|u| outcome.kept.contains(&u)));
+    }
+}
