@@ -51,15 +51,7 @@ fn a_hanging_test_times_out_and_leaves_no_process_behind() {
     assert_eq!(sb.read("numbers.reduced.txt"), b"2\n5\n7\n");
     let s: serde_json::Value = serde_json::from_slice(&sb.read("s.json")).unwrap();
     assert!(s["timeouts"].as_u64().unwrap() >= 1);
-    let ps = std::process::Command::new("pgrep")
-        .args(["-f", "reduce-fixture-hang-marker"])
-        .output()
-        .unwrap();
-    assert!(
-        ps.stdout.is_empty(),
-        "a timed-out test left processes: {}",
-        String::from_utf8_lossy(&ps.stdout)
-    );
+    crate::util::assert_no_process("reduce-fixture-hang-marker");
     sb.assert_no_temp_left();
 }
 
@@ -158,15 +150,7 @@ fn cancelled_speculative_tests_leave_no_process_and_no_temp_dir() {
         s["wasted_tests"].as_u64().unwrap() > 0,
         "no test was cancelled: {s}"
     );
-    let ps = std::process::Command::new("pgrep")
-        .args(["-f", "reduce-fixture-slow-marker"])
-        .output()
-        .unwrap();
-    assert!(
-        ps.stdout.is_empty(),
-        "cancelled tests left processes: {}",
-        String::from_utf8_lossy(&ps.stdout)
-    );
+    crate::util::assert_no_process("reduce-fixture-slow-marker");
     sb.assert_no_temp_left();
 }
 

@@ -49,12 +49,7 @@ fn interrupt(sb: &Sandbox, signal: i32) -> (Option<i32>, String) {
 }
 
 fn assert_nothing_left(sb: &Sandbox, marker: &str) {
-    let ps = Command::new("pgrep").args(["-f", marker]).output().unwrap();
-    assert!(
-        ps.stdout.is_empty(),
-        "processes left: {}",
-        String::from_utf8_lossy(&ps.stdout)
-    );
+    crate::util::assert_no_process(marker);
     sb.assert_no_temp_left();
 }
 
