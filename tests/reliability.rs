@@ -18,12 +18,16 @@ fn slow_case(sb: &Sandbox, marker: &str) -> Vec<u8> {
     text.into_bytes()
 }
 
-/// Starts a slow reduction, sends `signal` after a while, returns (exit code, stderr).
-fn interrupt(sb: &Sandbox, signal: i32) -> (Option<i32>, String) {
+/// Runs `reduce ARGS` in the sandbox, sends `signal` after `delay`, and
+/// returns its output once it stops (which must take under 5 s).
+fn run_and_signal(
+    sb: &Sandbox,
+    args: &[&str],
+    delay: Duration,
+    signal: i32,
+) -> std::process::Output {
     let child = Command::new(env!("CARGO_BIN_EXE_reduce"))
-        .args([
-            "--algo", "ddmin", "--unit", "line", "-j", "2", "--oracle", "slow.sh", "in.txt",
-        ])
+        .args(args)
         .current_dir(sb.path())
         .env("TMPDIR", sb.tmp())
         .stdin(Stdio::null())
@@ -31,7 +35,7 @@ fn interrupt(sb: &Sandbox, signal: i32) -> (Option<i32>, String) {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
+    std::thread::sleep(delay);
     // SAFETY: sending a signal to our own child process.
     unsafe {
         libc::kill(child.id() as i32, signal);
@@ -42,6 +46,15 @@ fn interrupt(sb: &Sandbox, signal: i32) -> (Option<i32>, String) {
         started.elapsed() < Duration::from_secs(5),
         "stopping took too long"
     );
+    out
+}
+
+/// Starts a slow reduction, sends `signal` after a while, returns (exit code, stderr).
+fn interrupt(sb: &Sandbox, signal: i32) -> (Option<i32>, String) {
+    let args = [
+        "--algo", "ddmin", "--unit", "line", "-j", "2", "--oracle", "slow.sh", "in.txt",
+    ];
+    let out = run_and_signal(sb, &args, Duration::from_millis(1500), signal);
     (
         out.status.code(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
@@ -464,25 +477,11 @@ fn a_signal_during_the_baseline_stops_at_once_and_cleans_up() {
         true,
     );
     for (signal, code) in [(libc::SIGTERM, 143), (libc::SIGINT, 130)] {
-        let child = Command::new(env!("CARGO_BIN_EXE_reduce"))
-            .args(["--oracle", "slow.sh", "in.txt"])
-            .current_dir(sb.path())
-            .env("TMPDIR", sb.tmp())
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        std::thread::sleep(Duration::from_millis(500));
-        // SAFETY: sending a signal to our own child process.
-        unsafe {
-            libc::kill(child.id() as i32, signal);
-        }
-        let started = Instant::now();
-        let out = child.wait_with_output().unwrap();
-        assert!(
-            started.elapsed() < Duration::from_secs(5),
-            "stopping took too long"
+        let out = run_and_signal(
+            &sb,
+            &["--oracle", "slow.sh", "in.txt"],
+            Duration::from_millis(500),
+            signal,
         );
         assert_exit(&out, code);
         assert!(
