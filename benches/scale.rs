@@ -7,13 +7,13 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use reduce::configuration::Configuration;
-use reduce::lang::Language;
+use reduce::lang::{Language, SyntaxCheck};
 use reduce::policy::flat::FlatPolicy;
 use reduce::policy::hdd::{Hdd, HddOptions};
 use reduce::policy::perses::{Perses, PersesOptions};
 use reduce::policy::tpdd::{TPdd, TPddOptions};
 use reduce::policy::{Minimizer, MinimizerSettings, Policy};
-use reduce::reducer::{Candidate, Limits, Quiet, Reducer, Verdict};
+use reduce::reducer::{Candidate, Limits, Quiet, Reducer, SyntaxFilter, Verdict};
 use reduce::tree::Tree;
 use reduce::tree::parse::parse;
 use reduce::units::Units;
@@ -120,6 +120,53 @@ fn bench(name: &str, lang: Language, source: Vec<u8>) {
         peak_rss_kib(),
         peak_rss_kib() as f64 * 1024.0 / bytes as f64
     );
+    // The syntax filter: a fresh parse of a candidate against an incremental
+    // one (an edit of the current text's tree). Two sets of 20 candidates
+    // spread over the file: "whole items" deletes one top-level line or
+    // function (what tree policies mostly propose; the result parses), "200
+    // bytes" cuts 200 bytes anywhere (the result has parse errors, whose
+    // recovery costs tree-sitter more).
+    let source = units.render(&Configuration::full(units.len()));
+    let item_starts: Vec<usize> = source
+        .windows(2)
+        .enumerate()
+        .filter(|(_, w)| w[0] == b'\n' && matches!(w[1], b's' | b' '))
+        .map(|(i, _)| i + 1)
+        .collect();
+    let cut = |at: usize, end: usize| {
+        let mut c = source.clone();
+        c.drain(at..end);
+        c
+    };
+    let whole_items: Vec<Vec<u8>> = (1..=20)
+        .map(|i| {
+            let k = item_starts.len() * i / 22;
+            cut(item_starts[k], item_starts[k + 1])
+        })
+        .collect();
+    let cuts: Vec<Vec<u8>> = (1..=20)
+        .map(|i| {
+            let at = source.len() * i / 21;
+            cut(at, at + 200)
+        })
+        .collect();
+    for (edits, candidates) in [("whole items", &whole_items), ("200 bytes", &cuts)] {
+        let fresh = SyntaxCheck::new(lang, usize::MAX);
+        let incremental = SyntaxCheck::new(lang, usize::MAX);
+        incremental.rebase(&source);
+        let mut per = Vec::new();
+        for check in [&fresh, &incremental] {
+            let t = Instant::now();
+            for c in candidates {
+                check.accepts(c);
+            }
+            per.push(t.elapsed().as_secs_f64() * 1000.0 / candidates.len() as f64);
+        }
+        println!(
+            "  syntax filter, {edits:11}: fresh parse {:.1} ms, incremental {:.1} ms per candidate",
+            per[0], per[1]
+        );
+    }
     let tree = Arc::new(tree);
     for (policy_name, mut policy) in policies(&tree, &units) {
         // First proposal.

@@ -9,7 +9,7 @@
 //! whether to cut them into bytes or into lines and tokens.
 
 use std::path::Path;
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
@@ -18,7 +18,7 @@ use serde_json::Value;
 use crate::grammar::Grammar;
 use crate::reducer::SyntaxFilter;
 use crate::tree::Tree;
-use crate::tree::parse::{PARSE_TIMEOUT, count_parse_errors};
+use crate::tree::parse::{PARSE_TIMEOUT, count_errors, edit_between, reparse};
 
 /// A language with a tree-sitter grammar.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -188,11 +188,22 @@ fn replacement_key(key: &str) -> (&str, Option<&str>) {
 /// A candidate passes iff it has at most as many parse errors (ERROR and
 /// MISSING nodes) as the original input had. A candidate whose re-parse
 /// times out is rejected.
-#[derive(Clone, Debug)]
+///
+/// Candidates are parsed incrementally: the loop tells the check the text
+/// every candidate of a pass derives from ([`SyntaxFilter::rebase`]), and
+/// each candidate is parsed as one edit of that text's tree, so tree-sitter
+/// re-parses only around the change instead of the whole file.
 pub struct SyntaxCheck {
     language: Language,
     max_errors: usize,
     timeout: Duration,
+    /// The text candidates are edits of, with its tree.
+    base: Mutex<Option<Arc<Base>>>,
+}
+
+struct Base {
+    text: Vec<u8>,
+    tree: tree_sitter::Tree,
 }
 
 impl SyntaxCheck {
@@ -202,6 +213,7 @@ impl SyntaxCheck {
             language,
             max_errors,
             timeout: PARSE_TIMEOUT,
+            base: Mutex::new(None),
         }
     }
 
@@ -212,13 +224,39 @@ impl SyntaxCheck {
 
     /// The parse errors of `bytes`, or `None` if parsing timed out.
     pub fn errors_in(&self, bytes: &[u8]) -> Option<usize> {
-        count_parse_errors(self.language, bytes, self.timeout)
+        self.parse(bytes).map(|t| count_errors(t.root_node()))
+    }
+
+    /// `bytes` parsed as an edit of the base text when there is one.
+    fn parse(&self, bytes: &[u8]) -> Option<tree_sitter::Tree> {
+        let base = self.base.lock().expect("base poisoned").clone();
+        match base {
+            Some(base) => {
+                let Some(edit) = edit_between(&base.text, bytes) else {
+                    return Some(base.tree.clone());
+                };
+                let mut old = base.tree.clone();
+                old.edit(&edit);
+                reparse(self.language, bytes, Some(&old), self.timeout)
+            }
+            None => reparse(self.language, bytes, None, self.timeout),
+        }
     }
 }
 
 impl SyntaxFilter for SyntaxCheck {
     fn accepts(&self, bytes: &[u8]) -> bool {
         self.errors_in(bytes).is_some_and(|n| n <= self.max_errors)
+    }
+
+    fn rebase(&self, bytes: &[u8]) {
+        let tree = self.parse(bytes);
+        *self.base.lock().expect("base poisoned") = tree.map(|tree| {
+            Arc::new(Base {
+                text: bytes.to_vec(),
+                tree,
+            })
+        });
     }
 }
 
@@ -239,6 +277,57 @@ pub fn looks_binary(bytes: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::policy::testing::XorShift;
+
+    /// The incremental parse is an optimisation only: on random deletions
+    /// (of one range and of several) from real C and JSON, relative to a
+    /// base that itself moves, it counts the errors a fresh parse counts.
+    #[test]
+    fn incremental_check_counts_the_errors_a_fresh_parse_counts() {
+        let inputs = [
+            (Language::C, include_str!("../fixtures/c-crash/crash.c")),
+            (
+                Language::Json,
+                include_str!("../fixtures/json-deep/config.json"),
+            ),
+        ];
+        let mut rng = XorShift::new(7);
+        for (lang, text) in inputs {
+            let fresh = SyntaxCheck::new(lang, 0);
+            let incremental = SyntaxCheck::new(lang, 0);
+            let mut base = text.as_bytes().to_vec();
+            incremental.rebase(&base);
+            let mut disagreements = Vec::new();
+            for round in 0..60 {
+                let mut candidate = base.clone();
+                for _ in 0..1 + rng.below(3) {
+                    if candidate.is_empty() {
+                        break;
+                    }
+                    let start = rng.below(candidate.len() as u64) as usize;
+                    let len = 1 + rng.below(40.min(candidate.len() - start) as u64) as usize;
+                    candidate.drain(start..start + len);
+                }
+                let (a, b) = (
+                    fresh.errors_in(&candidate),
+                    incremental.errors_in(&candidate),
+                );
+                if a != b {
+                    disagreements.push((round, a, b));
+                }
+                // Every fourth candidate becomes the new base, as commits do.
+                if round % 4 == 0 {
+                    base = candidate;
+                    incremental.rebase(&base);
+                }
+            }
+            assert!(
+                disagreements.is_empty(),
+                "{}: {disagreements:?}",
+                lang.name()
+            );
+        }
+    }
 
     #[test]
     fn every_node_kind_named_in_grammars_exists_in_its_grammar() {

@@ -87,6 +87,11 @@ where
 pub trait SyntaxFilter: Sync {
     /// Whether `bytes` may be handed to the oracle.
     fn accepts(&self, bytes: &[u8]) -> bool;
+
+    /// Candidates tested next are edits of `bytes` (the current best): a
+    /// filter may prepare for them (e.g. keep its parse tree to re-parse
+    /// incrementally). Must not change what [`Self::accepts`] answers.
+    fn rebase(&self, _bytes: &[u8]) {}
 }
 
 /// Told about progress; writes results where the user wants them.
@@ -255,6 +260,7 @@ impl<'a> Reducer<'a> {
         let mut phase = PhaseStats::new(policy.name());
         phase.units_before = start.len();
         let mut config = start;
+        self.rebase_filter(&self.units.render(&config));
         let reason = loop {
             if let Some(reason) = self.limit_hit() {
                 break reason;
@@ -273,6 +279,7 @@ impl<'a> Reducer<'a> {
             if let Some((next, bytes)) = reduced {
                 phase.successes += 1;
                 config = next;
+                self.rebase_filter(&bytes);
                 observer.on_improved(&config, &bytes);
                 observer.on_progress(&phase, &config);
             }
@@ -287,23 +294,43 @@ impl<'a> Reducer<'a> {
         (config, reason)
     }
 
+    /// The syntax filter, if it applies to the current phase.
+    fn active_filter(&self) -> Option<&'a dyn SyntaxFilter> {
+        self.filter.filter(|_| self.filter_enabled)
+    }
+
+    fn rebase_filter(&self, bytes: &[u8]) {
+        if let Some(filter) = self.active_filter() {
+            filter.rebase(bytes);
+        }
+    }
+
+    /// What the cache knows about `bytes`, and their cache key.
+    fn cached(&self, bytes: &[u8], phase: &mut PhaseStats) -> (Option<bool>, u128) {
+        let key = key_of(bytes);
+        let known = self.cache.as_ref().and_then(|c| c.get(key));
+        phase.cache_hits += u64::from(known.is_some());
+        (known, key)
+    }
+
+    /// Counts a candidate the syntax filter refused and remembers it.
+    fn record_rejection(&mut self, key: u128, phase: &mut PhaseStats) {
+        phase.syntax_rejected += 1;
+        if let Some(cache) = &mut self.cache {
+            cache.insert(key, false);
+        }
+    }
+
     /// Cache and syntax filter: what can be known without running the oracle.
     fn quick_verdict(&mut self, bytes: &[u8], phase: &mut PhaseStats) -> (Quick, u128) {
-        let key = key_of(bytes);
-        if let Some(cache) = &self.cache
-            && let Some(known) = cache.get(key)
-        {
-            phase.cache_hits += 1;
+        let (known, key) = self.cached(bytes, phase);
+        if let Some(known) = known {
             return (Quick::Known(known), key);
         }
-        if let Some(filter) = self.filter
-            && self.filter_enabled
+        if let Some(filter) = self.active_filter()
             && !filter.accepts(bytes)
         {
-            phase.syntax_rejected += 1;
-            if let Some(cache) = &mut self.cache {
-                cache.insert(key, false);
-            }
+            self.record_rejection(key, phase);
             return (Quick::Known(false), key);
         }
         (Quick::NeedsOracle, key)
@@ -416,11 +443,12 @@ impl<'a> Reducer<'a> {
         observer: &mut dyn Observer,
     ) -> Result<Option<(Configuration, Vec<u8>)>, StopReason> {
         let oracle = self.oracle;
+        let filter = self.active_filter();
         let jobs = self.jobs;
         std::thread::scope(|scope| {
             let (job_tx, job_rx) = mpsc::channel::<Job>();
             let job_rx = Arc::new(Mutex::new(job_rx));
-            let (done_tx, done_rx) = mpsc::channel::<(u64, TestOutcome)>();
+            let (done_tx, done_rx) = mpsc::channel::<(u64, Finished)>();
             for _ in 0..jobs {
                 let job_rx = Arc::clone(&job_rx);
                 let done_tx = done_tx.clone();
@@ -429,16 +457,18 @@ impl<'a> Reducer<'a> {
                         let next = job_rx.lock().expect("job queue poisoned").recv();
                         let Ok(job) = next else { return };
                         let outcome = if job.cancel.load(Ordering::SeqCst) {
-                            TestOutcome {
+                            Finished::Tested(TestOutcome {
                                 cancelled: true,
                                 ..Verdict::NotInteresting.into()
-                            }
+                            })
+                        } else if filter.is_some_and(|f| !f.accepts(&job.bytes)) {
+                            Finished::SyntaxRejected
                         } else {
                             let candidate = Candidate {
                                 config: &job.candidate,
                                 bytes: &job.bytes,
                             };
-                            oracle.test(&candidate, &job.cancel)
+                            Finished::Tested(oracle.test(&candidate, &job.cancel))
                         };
                         if done_tx.send((job.slot, outcome)).is_err() {
                             return;
@@ -462,7 +492,7 @@ impl<'a> Reducer<'a> {
         phase: &mut PhaseStats,
         observer: &mut dyn Observer,
         job_tx: &mpsc::Sender<Job>,
-        done_rx: &mpsc::Receiver<(u64, TestOutcome)>,
+        done_rx: &mpsc::Receiver<(u64, Finished)>,
     ) -> Result<Option<(Configuration, Vec<u8>)>, StopReason> {
         // `cursor` proposes ahead as if every earlier proposal failed.
         let mut cursor = policy.clone_box();
@@ -533,7 +563,8 @@ impl<'a> Reducer<'a> {
                     continue; // removes nothing: cannot be progress
                 };
                 let bytes = self.units.render(&candidate);
-                let (quick, key) = self.quick_verdict(&bytes, phase);
+                // The syntax filter, if any, runs in the worker.
+                let (known, key) = self.cached(&bytes, phase);
                 let mut slot = Slot {
                     id: next_id,
                     snapshot: cursor.clone_box(),
@@ -545,9 +576,9 @@ impl<'a> Reducer<'a> {
                     unconfirmed: false,
                 };
                 next_id += 1;
-                match quick {
-                    Quick::Known(known) => slot.result = Some(known),
-                    Quick::NeedsOracle => {
+                match known {
+                    Some(known) => slot.result = Some(known),
+                    None => {
                         running += 1;
                         let job = Job {
                             slot: slot.id,
@@ -568,15 +599,24 @@ impl<'a> Reducer<'a> {
                 continue;
             }
             match done_rx.recv_timeout(Duration::from_millis(50)) {
-                Ok((id, outcome)) => {
+                Ok((id, finished)) => {
                     running -= 1;
-                    if outcome.cancelled {
+                    if let Finished::Tested(outcome) = finished
+                        && outcome.cancelled
+                    {
                         continue; // only slots cancelled by an interrupt get here
                     }
-                    if let Some(slot) = slots.iter_mut().find(|s| s.id == id) {
-                        let interesting = self.record(slot.key, outcome, phase);
-                        slot.result = Some(interesting);
-                        slot.unconfirmed = interesting && self.recheck;
+                    if let Some(at) = slots.iter().position(|s| s.id == id) {
+                        let key = slots[at].key;
+                        let interesting = match finished {
+                            Finished::Tested(outcome) => self.record(key, outcome, phase),
+                            Finished::SyntaxRejected => {
+                                self.record_rejection(key, phase);
+                                false
+                            }
+                        };
+                        slots[at].result = Some(interesting);
+                        slots[at].unconfirmed = interesting && self.recheck;
                         observer.on_progress(phase, config);
                     } else {
                         // A cancelled test of an earlier pass cannot reach here:
@@ -605,6 +645,13 @@ struct Slot {
     result: Option<bool>,
     /// Interesting by one oracle test, not yet re-tested (recheck only).
     unconfirmed: bool,
+}
+
+/// What a worker did with a job.
+enum Finished {
+    /// The syntax filter refused the candidate; the oracle did not run.
+    SyntaxRejected,
+    Tested(TestOutcome),
 }
 
 /// A test handed to a worker thread.

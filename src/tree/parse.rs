@@ -20,7 +20,7 @@ use std::ops::Range;
 use std::time::{Duration, Instant};
 
 use anyhow::{Result, bail};
-use tree_sitter::{Node, ParseOptions, ParseState, Parser};
+use tree_sitter::{InputEdit, Node, ParseOptions, ParseState, Parser, Point};
 
 use crate::grammar::{Grammar, KindId, Role};
 use crate::lang::Language;
@@ -229,6 +229,18 @@ pub fn run_tree_sitter(
     source: &[u8],
     timeout: Duration,
 ) -> Option<tree_sitter::Tree> {
+    reparse(lang, source, None, timeout)
+}
+
+/// Parses `source`, reusing `old` (a tree of an earlier text, already
+/// edited to match `source`) where tree-sitter can; `None` if the parse
+/// outlasts `timeout`.
+pub fn reparse(
+    lang: Language,
+    source: &[u8],
+    old: Option<&tree_sitter::Tree>,
+    timeout: Duration,
+) -> Option<tree_sitter::Tree> {
     PARSERS.with_borrow_mut(|parsers| {
         let at = match parsers.iter().position(|(l, _)| *l == lang) {
             Some(at) => at,
@@ -247,7 +259,7 @@ pub fn run_tree_sitter(
         let options = ParseOptions::new().progress_callback(&mut past_deadline);
         let len = source.len();
         let mut read = |i: usize, _| if i < len { &source[i..] } else { &[][..] };
-        let tree = parser.parse_with_options(&mut read, None, Some(options));
+        let tree = parser.parse_with_options(&mut read, old, Some(options));
         if tree.is_none() {
             // A halted parse leaves state behind for resumption; drop it.
             parser.reset();
@@ -256,9 +268,41 @@ pub fn run_tree_sitter(
     })
 }
 
-/// The parse errors of `source`: ERROR and MISSING nodes, `None` on timeout.
-pub fn count_parse_errors(lang: Language, source: &[u8], timeout: Duration) -> Option<usize> {
-    run_tree_sitter(lang, source, timeout).map(|t| count_errors(t.root_node()))
+/// The single edit that turns `old` into `new`: everything between their
+/// common prefix and their common suffix is replaced. `None` if they are equal.
+pub fn edit_between(old: &[u8], new: &[u8]) -> Option<InputEdit> {
+    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    if prefix == old.len() && prefix == new.len() {
+        return None;
+    }
+    let room = old.len().min(new.len()) - prefix;
+    let suffix = old
+        .iter()
+        .rev()
+        .zip(new.iter().rev())
+        .take(room)
+        .take_while(|(a, b)| a == b)
+        .count();
+    let (old_end, new_end) = (old.len() - suffix, new.len() - suffix);
+    Some(InputEdit {
+        start_byte: prefix,
+        old_end_byte: old_end,
+        new_end_byte: new_end,
+        start_position: point_at(old, prefix),
+        old_end_position: point_at(old, old_end),
+        new_end_position: point_at(new, new_end),
+    })
+}
+
+/// Row and byte column of offset `at` in `text`.
+fn point_at(text: &[u8], at: usize) -> Point {
+    let before = &text[..at];
+    let row = before.iter().filter(|&&b| b == b'\n').count();
+    let line_start = before
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    Point::new(row, at - line_start)
 }
 
 /// Counts ERROR and MISSING nodes at or below `root`, visiting only the
