@@ -32,14 +32,15 @@ pub struct Tree {
     parent: Vec<NodeId>,
     child_offsets: Vec<u32>,
     children: Vec<NodeId>,
-    /// Position of each node among its parent's children.
-    child_index: Vec<u32>,
     slot: Vec<SlotId>,
     role: Vec<Role>,
-    tokens: Vec<Range<u32>>,
+    /// The units under node `n` are `token_start[n]..token_end[n]`.
+    token_start: Vec<u32>,
+    token_end: Vec<u32>,
     depth: Vec<u32>,
-    /// Order key for ties and list order (preorder, or a hand-built tree's ids).
-    rank: Vec<u32>,
+    /// Order key for ties and list order: a hand-built tree's ids, or
+    /// `None` for the preorder index (parsed trees).
+    rank: Option<Vec<u32>>,
     /// Preorder end: the descendants of `n` are `n+1..subtree_end[n]`.
     subtree_end: Vec<NodeId>,
     leaf_of_unit: Vec<NodeId>,
@@ -82,11 +83,6 @@ impl Tree {
         &self.children[a as usize..b as usize]
     }
 
-    /// The position of `n` among its parent's children.
-    pub fn child_index(&self, n: NodeId) -> u32 {
-        self.child_index[n as usize]
-    }
-
     pub fn is_leaf(&self, n: NodeId) -> bool {
         self.children(n).is_empty()
     }
@@ -108,7 +104,7 @@ impl Tree {
 
     /// The units under `n`.
     pub fn tokens(&self, n: NodeId) -> Range<u32> {
-        self.tokens[n as usize].clone()
+        self.token_start[n as usize]..self.token_end[n as usize]
     }
 
     pub fn depth(&self, n: NodeId) -> u32 {
@@ -120,7 +116,7 @@ impl Tree {
     }
 
     pub fn rank(&self, n: NodeId) -> u32 {
-        self.rank[n as usize]
+        self.rank.as_ref().map_or(n, |r| r[n as usize])
     }
 
     /// The proper descendants of `n`, in preorder.
@@ -163,9 +159,10 @@ impl Tree {
             kept += config.kept.contains(u) as u32;
             prefix.push(kept);
         }
-        self.tokens
+        self.token_start
             .iter()
-            .map(|t| prefix[t.end as usize] - prefix[t.start as usize])
+            .zip(&self.token_end)
+            .map(|(&a, &b)| prefix[b as usize] - prefix[a as usize])
             .collect()
     }
 
@@ -434,7 +431,6 @@ impl Liveness {
 /// Streams nodes in preorder into a [`Tree`] and its [`Units`].
 pub struct TreeBuilder {
     grammar: Grammar,
-    source: Vec<u8>,
     kind: Vec<KindId>,
     parent: Vec<NodeId>,
     slot: Vec<SlotId>,
@@ -462,10 +458,9 @@ pub struct NodeSpec<'a> {
 }
 
 impl TreeBuilder {
-    pub fn new(grammar: Grammar, source: Vec<u8>) -> Self {
+    pub fn new(grammar: Grammar) -> Self {
         TreeBuilder {
             grammar,
-            source,
             kind: Vec::new(),
             parent: Vec::new(),
             slot: Vec::new(),
@@ -480,6 +475,20 @@ impl TreeBuilder {
             open: Vec::new(),
             parse_errors: 0,
         }
+    }
+
+    /// Room for `nodes` nodes, of which at most `tokens` tokens (hints).
+    pub fn reserve(&mut self, nodes: usize, tokens: usize) {
+        self.kind.reserve_exact(nodes);
+        self.parent.reserve_exact(nodes);
+        self.slot.reserve_exact(nodes);
+        self.role.reserve_exact(nodes);
+        self.token_start.reserve_exact(nodes);
+        self.token_end.reserve_exact(nodes);
+        self.depth.reserve_exact(nodes);
+        self.subtree_end.reserve_exact(nodes);
+        self.unit_starts.reserve_exact(tokens);
+        self.leaf_of_unit.reserve_exact(tokens);
     }
 
     pub fn grammar(&mut self) -> &mut Grammar {
@@ -520,7 +529,13 @@ impl TreeBuilder {
         self.parent.push(parent);
         self.slot.push(slot);
         self.role.push(role);
-        self.rank.push(spec.rank.unwrap_or(id));
+        // Ranks are stored only once a node brings its own.
+        if spec.rank.is_some() && self.rank.is_empty() {
+            self.rank.extend(0..id);
+        }
+        if spec.rank.is_some() || !self.rank.is_empty() {
+            self.rank.push(spec.rank.unwrap_or(id));
+        }
         let units = self.leaf_of_unit.len() as u32;
         self.token_start.push(units);
         self.token_end.push(units);
@@ -558,7 +573,7 @@ impl TreeBuilder {
     }
 
     /// The finished tree and its token units.
-    pub fn finish(mut self) -> (Tree, Units) {
+    pub fn finish(mut self, source: Vec<u8>) -> (Tree, Units) {
         while !self.open.is_empty() {
             self.close();
         }
@@ -573,37 +588,31 @@ impl TreeBuilder {
         for i in 0..n {
             child_offsets[i + 1] = child_offsets[i] + child_count[i];
         }
-        let mut fill = child_offsets.clone();
+        // `child_count` becomes each parent's next free place.
+        child_count.copy_from_slice(&child_offsets);
+        let mut fill = child_count;
         let mut children = vec![0; n.saturating_sub(1)];
-        let mut child_index = vec![0u32; n];
         for (id, &p) in self.parent.iter().enumerate() {
             if p != NONE {
-                let at = fill[p as usize];
-                children[at as usize] = id as NodeId;
-                child_index[id] = at - child_offsets[p as usize];
+                children[fill[p as usize] as usize] = id as NodeId;
                 fill[p as usize] += 1;
             }
         }
-        let tokens = self
-            .token_start
-            .iter()
-            .zip(&self.token_end)
-            .map(|(&a, &b)| a..b)
-            .collect();
+        drop(fill);
         let max_depth = self.depth.iter().copied().max().unwrap_or(0);
-        let units = Units::from_starts(self.source, self.unit_starts, true);
+        let units = Units::from_starts(source, self.unit_starts, true);
         let tree = Tree {
             grammar: Arc::new(self.grammar),
             kind: self.kind,
             parent: self.parent,
             child_offsets,
             children,
-            child_index,
             slot: self.slot,
             role: self.role,
-            tokens,
+            token_start: self.token_start,
+            token_end: self.token_end,
             depth: self.depth,
-            rank: self.rank,
+            rank: (!self.rank.is_empty()).then_some(self.rank),
             subtree_end: self.subtree_end,
             leaf_of_unit: self.leaf_of_unit,
             max_depth,

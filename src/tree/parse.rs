@@ -42,25 +42,30 @@ pub fn parse(lang: Language, source: Vec<u8>) -> Result<(Tree, Units)> {
     let root = ts_tree.root_node();
     let errors = count_errors(root);
     let mut kinds = KindCache::new(&lang.ts_language());
-    let mut builder = TreeBuilder::new(lang.grammar().clone(), source.clone());
+    let mut builder = TreeBuilder::new(lang.grammar().clone());
+    builder.reserve(root.descendant_count(), root.descendant_count());
     for _ in 0..errors {
         builder.note_parse_error();
     }
     walk(root, &source, &mut builder, &mut kinds);
-    let (tree, units) = builder.finish();
+    let root_kind = kinds.get(builder.grammar(), root);
+    let root_role = role_of(root);
+    // tree-sitter's tree is not needed any more: free it before our own
+    // arena's final vectors are built.
+    drop(ts_tree);
+    let (tree, units) = builder.finish(source);
     if tree.unit_count() > 0 || units.source().is_empty() {
         return Ok((tree, units));
     }
     // Nothing but whitespace: the root is the one token, so that the units
     // still cover the input.
-    let len = source.len();
-    let mut builder = TreeBuilder::new(lang.grammar().clone(), source);
+    let source = units.source().to_vec();
+    let mut builder = TreeBuilder::new(lang.grammar().clone());
     for _ in 0..errors {
         builder.note_parse_error();
     }
-    let kind = kinds.get(builder.grammar(), root);
-    builder.token(spec(kind, None, role_of(root)), 0..len);
-    Ok(builder.finish())
+    builder.token(spec(root_kind, None, root_role), 0..source.len());
+    Ok(builder.finish(source))
 }
 
 fn spec(kind: KindId, field: Option<&str>, role: Option<Role>) -> NodeSpec<'_> {

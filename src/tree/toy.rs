@@ -161,7 +161,7 @@ impl ToyBuilder {
                 spans.insert(*id, start..source.len());
             }
         }
-        let mut b = TreeBuilder::new(self.grammar, source);
+        let mut b = TreeBuilder::new(self.grammar);
         let mut open: Vec<(u32, usize)> = Vec::new(); // (id, children left)
         for (id, field) in order {
             while let Some((_, 0)) = open.last() {
@@ -185,7 +185,7 @@ impl ToyBuilder {
                 open.push((id, node.children.len()));
             }
         }
-        b.finish()
+        b.finish(source)
     }
 }
 
