@@ -141,6 +141,9 @@ pub fn run(cli: Cli, signals: &Signals) -> Result<i32> {
     {
         bail!("--work-dir {}: no such directory", w.display());
     }
+    if cli.launcher.as_deref().is_some_and(|l| l.trim().is_empty()) {
+        bail!("--launcher is empty: give the command prefix, e.g. 'srun --quiet -N1 -n1 --'");
+    }
 
     let file_name = if from_stdin {
         std::ffi::OsString::from("input")
@@ -188,6 +191,7 @@ pub fn run(cli: Cli, signals: &Signals) -> Result<i32> {
     let probe = ScriptOracle::new(script.clone(), file_name.clone(), probe_timeout)
         .with_work_dir(work_dir.clone())
         .with_extra_files(copies.clone())
+        .with_launcher(cli.launcher.clone())
         .with_verbose(cli.verbose);
     // From here on processes run: whatever escaped their groups dies with the run.
     let _strays = KillStraysOnDrop;
@@ -224,8 +228,14 @@ pub fn run(cli: Cli, signals: &Signals) -> Result<i32> {
             say("reduce: interrupted before the reduction started");
             return Ok(interrupted_code(signals));
         }
-        let recipe =
-            not_interesting_message(&script, &input_arg, &file_name, verdicts[0], from_stdin);
+        let recipe = not_interesting_message(
+            &script,
+            &input_arg,
+            &file_name,
+            verdicts[0],
+            from_stdin,
+            cli.launcher.as_deref(),
+        );
         return Err(failure(
             exit::NOT_INTERESTING,
             explain_not_interesting(recipe, by_hand.as_ref(), &input_arg),
@@ -233,7 +243,7 @@ pub fn run(cli: Cli, signals: &Signals) -> Result<i32> {
     }
     let timeout = match cli.timeout {
         Some(secs) => Duration::from_secs_f64(secs),
-        None => default_timeout(slowest),
+        None => default_timeout(slowest, cli.launcher.is_some()),
     };
     let oracle = probe.with_timeout(timeout);
 
@@ -724,8 +734,23 @@ fn not_interesting_message(
     file_name: &std::ffi::OsStr,
     exit: Exit,
     from_stdin: bool,
+    launcher: Option<&str>,
 ) -> String {
     let name = file_name.to_string_lossy();
+    let (launch, launcher_note) = match launcher {
+        Some(l) => (
+            format!("{l} "),
+            format!(
+                "Every test runs through the launcher `{l}`{}.\n",
+                if exit == Exit::Code(127) {
+                    " (exit code 127: the launcher, or a command the script runs, was not found)"
+                } else {
+                    ""
+                }
+            ),
+        ),
+        None => (String::new(), String::new()),
+    };
     let source = if from_stdin {
         "the input from standard input".to_string()
     } else {
@@ -744,8 +769,9 @@ fn not_interesting_message(
         "the original input is not interesting: the oracle {} gave {exit} on {source}.\n\
          The oracle runs in a fresh temporary directory holding only the candidate (named {name}),\n\
          so relative paths and files beside the input are not there (use absolute paths, or --copy FILE).\n\
+         {launcher_note}\
          Try the following to reproduce the check by hand:\n\n  \
-         dir=$(mktemp -d) && cp {copy_from} \"$dir\"/{name_q} && cd \"$dir\" && {script_q} \"$dir\"/{name_q}; echo \"exit code: $?\"\n",
+         dir=$(mktemp -d) && cp {copy_from} \"$dir\"/{name_q} && cd \"$dir\" && {launch}{script_q} \"$dir\"/{name_q}; echo \"exit code: $?\"\n",
         script.display(),
         name_q = shell_quote(&name),
         script_q = shell_quote(&script.display().to_string()),

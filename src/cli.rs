@@ -171,6 +171,13 @@ pub struct Cli {
     #[arg(long, value_name = "DIR", help_heading = "Oracle")]
     pub work_dir: Option<PathBuf>,
 
+    /// Run every test as `CMD <oracle> <candidate>` (through /bin/sh), e.g.
+    /// 'srun --quiet -N1 -n1 --' to spread tests over a Slurm cluster; its
+    /// exit status is the verdict. Use with --work-dir on a shared
+    /// filesystem (docs/cluster.md).
+    #[arg(long, value_name = "CMD", help_heading = "Oracle")]
+    pub launcher: Option<String>,
+
     /// A file to copy beside every candidate (repeatable).
     #[arg(long = "copy", value_name = "FILE", help_heading = "Oracle")]
     pub copy: Vec<PathBuf>,

@@ -8,6 +8,12 @@
 //! process group, and the whole group is killed when the test ends, times out
 //! or is cancelled, so compilers it started do not outlive it. The directory is
 //! removed afterwards, whatever happened.
+//!
+//! With a launcher (`--launcher 'srun --quiet -N1 -n1 --'`) the test runs as
+//! `LAUNCHER <script> <candidate>` through `/bin/sh`, in the same directory;
+//! the launcher's exit status is the verdict. Stopping a launched test sends
+//! SIGTERM to its group and waits up to [`LAUNCHER_KILL_GRACE`] for the
+//! launcher to cancel the remote work and exit before SIGKILL.
 
 use std::ffi::OsString;
 use std::fs;
@@ -26,6 +32,9 @@ use crate::reducer::{Candidate, Oracle, TestOutcome, Verdict};
 
 /// How long a killed group gets between SIGTERM and SIGKILL.
 const KILL_GRACE: Duration = Duration::from_millis(200);
+/// The same for a launcher, which must reach a scheduler to cancel its job
+/// (`srun` takes about a second).
+pub const LAUNCHER_KILL_GRACE: Duration = Duration::from_secs(10);
 /// How often a running test looks at its cancel flag.
 const POLL: Duration = Duration::from_millis(20);
 /// How long a test waits, after killing its group, for the group to be gone.
@@ -117,6 +126,8 @@ pub struct ScriptOracle {
     extra_files: Vec<PathBuf>,
     /// Show the script's output on stderr.
     verbose: bool,
+    /// A shell command prefix the script runs under (cluster schedulers).
+    launcher: Option<String>,
 }
 
 /// What one run of the script did.
@@ -178,6 +189,7 @@ impl ScriptOracle {
             work_dir: None,
             extra_files: Vec::new(),
             verbose: false,
+            launcher: None,
         }
     }
 
@@ -189,6 +201,46 @@ impl ScriptOracle {
     pub fn with_extra_files(mut self, files: Vec<PathBuf>) -> Self {
         self.extra_files = files;
         self
+    }
+
+    /// Runs every test as `LAUNCHER <script> <candidate>` (through `/bin/sh`).
+    pub fn with_launcher(mut self, launcher: Option<String>) -> Self {
+        self.launcher = launcher;
+        self
+    }
+
+    pub fn launcher(&self) -> Option<&str> {
+        self.launcher.as_deref()
+    }
+
+    /// The command that tests `candidate`: the script itself, or the
+    /// launcher given the script and the candidate as its last arguments.
+    fn command(&self, candidate: &Path) -> Command {
+        match &self.launcher {
+            None => {
+                let mut command = Command::new(&self.script);
+                command.arg(candidate);
+                command
+            }
+            Some(launcher) => {
+                let mut command = Command::new("/bin/sh");
+                command
+                    .arg("-c")
+                    .arg(format!("{launcher} \"$@\""))
+                    .arg("reduce-launcher")
+                    .arg(&self.script)
+                    .arg(candidate);
+                command
+            }
+        }
+    }
+
+    fn kill_grace(&self) -> Duration {
+        if self.launcher.is_some() {
+            LAUNCHER_KILL_GRACE
+        } else {
+            KILL_GRACE
+        }
     }
 
     pub fn with_verbose(mut self, verbose: bool) -> Self {
@@ -250,8 +302,8 @@ impl ScriptOracle {
         }
         let tmp = dir.join(".tmp");
         fs::create_dir(&tmp).context("cannot create the test's TMPDIR")?;
-        let mut command = Command::new(&self.script);
-        command.arg(&candidate).current_dir(dir).env("TMPDIR", &tmp);
+        let mut command = self.command(&candidate);
+        command.current_dir(dir).env("TMPDIR", &tmp);
         self.spawn_and_wait(command, cancel)
     }
 
@@ -265,8 +317,8 @@ impl ScriptOracle {
         cwd: &Path,
         cancel: &AtomicBool,
     ) -> Result<(Exit, Duration)> {
-        let mut command = Command::new(&self.script);
-        command.arg(file).current_dir(cwd);
+        let mut command = self.command(file);
+        command.current_dir(cwd);
         self.spawn_and_wait(command, cancel)
     }
 
@@ -304,12 +356,12 @@ impl ScriptOracle {
         let group = child.id() as i32;
         let exit = loop {
             if cancel.load(Ordering::SeqCst) {
-                kill_group(child, group);
+                kill_group(child, group, self.kill_grace());
                 break Exit::Cancelled;
             }
             let left = self.timeout.saturating_sub(started.elapsed());
             if left.is_zero() {
-                kill_group(child, group);
+                kill_group(child, group, self.kill_grace());
                 break Exit::Timeout;
             }
             match child.wait_timeout(left.min(POLL)) {
@@ -323,7 +375,7 @@ impl ScriptOracle {
                 }
                 Ok(None) => continue,
                 Err(_) => {
-                    kill_group(child, group);
+                    kill_group(child, group, self.kill_grace());
                     break Exit::Signal(0);
                 }
             }
@@ -393,12 +445,19 @@ fn is_dead(pid: u32) -> bool {
     proc_stat(&pid.to_string()).is_none_or(|(state, _, _)| matches!(state, 'Z' | 'X'))
 }
 
-/// SIGTERM the group, give it a moment, then SIGKILL it and reap the child.
-fn kill_group(child: &mut Child, group: i32) {
+/// SIGTERM the group, give it up to `grace` to exit (the child and every
+/// other member: a launcher may still be cancelling its job after the shell
+/// that started it died), then SIGKILL it and reap the child.
+fn kill_group(child: &mut Child, group: i32, grace: Duration) {
     signal_group(group, libc::SIGTERM);
-    let deadline = Instant::now() + KILL_GRACE;
+    let deadline = Instant::now() + grace;
+    let mut child_done = false;
     while Instant::now() < deadline {
-        if let Ok(Some(_)) = child.wait_timeout(Duration::from_millis(10)) {
+        if !child_done {
+            child_done = matches!(child.wait_timeout(Duration::from_millis(10)), Ok(Some(_)));
+        } else if group_has_live_member(group) {
+            std::thread::sleep(Duration::from_millis(10));
+        } else {
             break;
         }
     }
@@ -539,9 +598,12 @@ impl Oracle for ScriptOracle {
     }
 }
 
-/// The default per-test timeout: 10× the original's run time, within [1 s, 300 s].
-pub fn default_timeout(original_run: Duration) -> Duration {
-    (original_run * 10).clamp(Duration::from_secs(1), Duration::from_secs(300))
+/// The default per-test timeout: 10× the original's run time, within [1 s,
+/// 300 s]; at least 60 s through a launcher, whose queueing time varies
+/// with the cluster's load far more than the oracle's own time does.
+pub fn default_timeout(original_run: Duration, launched: bool) -> Duration {
+    let floor = Duration::from_secs(if launched { 60 } else { 1 });
+    (original_run * 10).clamp(floor, Duration::from_secs(300).max(floor))
 }
 
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //!
 //! All integration tests build as this one binary (see `[[test]]` in Cargo.toml).
 
+mod cluster;
 mod determinism;
 mod flat;
 mod oracle;

@@ -1,0 +1,175 @@
+//! Oracle tests run through a launcher (`--launcher`), as on a cluster: a
+//! simulated slow scheduler here, and a real one-node Slurm cluster in the
+//! tests marked `ignore` (run by `.ci/run` after
+//! `scripts/slurm-single-node.sh` has started the cluster).
+
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+use crate::util::{Sandbox, assert_exit, assert_invariants, assert_no_process, stats};
+
+fn fixture_path(name: &str) -> String {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/cluster")
+        .join(name)
+        .display()
+        .to_string()
+}
+
+/// Reduces `lines.txt` with `--launcher launcher` at `jobs`; returns the
+/// output and the stats.
+fn reduce_through(sb: &Sandbox, launcher: &str, jobs: &str, out: &str) -> serde_json::Value {
+    let stats_file = format!("{out}.json");
+    let args = [
+        "--algo",
+        "ddmin",
+        "--unit",
+        "line",
+        "--launcher",
+        launcher,
+        "-j",
+        jobs,
+        "--oracle",
+        "check.sh",
+        "lines.txt",
+        "-o",
+        out,
+        "-q",
+        "--stats-json",
+        &stats_file,
+    ];
+    let run = sb.reduce(&args);
+    assert_exit(&run, 0);
+    stats(sb, &stats_file)
+}
+
+#[test]
+fn a_simulated_slow_cluster_at_32_jobs_commits_what_one_job_commits() {
+    let sb = Sandbox::new();
+    sb.fixture("cluster");
+    let launcher = fixture_path("slow-launcher.sh");
+    let one = reduce_through(&sb, &launcher, "1", "one.txt");
+    let many = reduce_through(&sb, &launcher, "32", "many.txt");
+    assert_eq!(sb.read("one.txt"), b"13\n58\n91\n");
+    assert_eq!(sb.read("many.txt"), sb.read("one.txt"));
+    let successes = |s: &serde_json::Value| s["phases"][0]["successes"].clone();
+    assert_eq!(successes(&many), successes(&one), "the same steps commit");
+    let original = sb.read("lines.txt");
+    let args = ["--algo", "ddmin", "--unit", "line", "--launcher", &launcher];
+    assert_invariants(&sb, "check.sh", "lines.txt", &original, "many.txt", &args);
+}
+
+#[test]
+fn a_launcher_that_cannot_be_found_is_named_in_the_refusal() {
+    let sb = Sandbox::new();
+    sb.fixture("cluster");
+    let out = sb.reduce(&[
+        "--launcher",
+        "/nonexistent/launch --",
+        "--oracle",
+        "check.sh",
+        "lines.txt",
+    ]);
+    assert_exit(&out, 3);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("/nonexistent/launch --"), "{err}");
+    assert!(err.contains("exit code 127"), "{err}");
+}
+
+#[test]
+fn the_launcher_gets_the_oracle_and_the_candidate_in_the_test_directory() {
+    let sb = Sandbox::new();
+    sb.fixture("cluster");
+    // A launcher that records how it was called, then runs the test.
+    let log = sb.path().join("calls.log");
+    let launcher = sb.write(
+        "record.sh",
+        &format!(
+            "#!/bin/sh\necho \"$# $(basename \"$1\") $(basename \"$2\") $(dirname \"$2\" | grep -c \"^$(pwd)$\")\" >> {}\nexec \"$@\"\n",
+            log.display()
+        ),
+        true,
+    );
+    let launcher = format!("{} ", launcher.display());
+    reduce_through(&sb, &launcher, "2", "out.txt");
+    let calls = String::from_utf8(sb.read("calls.log")).unwrap();
+    assert!(calls.lines().count() > 3);
+    for line in calls.lines() {
+        assert_eq!(line, "2 check.sh lines.txt 1", "args: script, candidate in cwd");
+    }
+}
+
+const SRUN: &str = "srun --quiet -N1 -n1 --";
+
+fn squeue() -> String {
+    let out = Command::new("squeue").args(["-h"]).output().unwrap();
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+#[ignore = "needs a Slurm cluster: scripts/slurm-single-node.sh, then cargo test -- --ignored slurm"]
+fn slurm_through_srun_gives_the_local_result() {
+    let sb = Sandbox::new();
+    sb.fixture("cluster");
+    let local = reduce_through(&sb, "exec", "2", "local.txt");
+    let slurm = reduce_through(&sb, SRUN, "8", "slurm.txt");
+    assert_eq!(sb.read("slurm.txt"), sb.read("local.txt"));
+    assert_eq!(
+        slurm["phases"][0]["successes"],
+        local["phases"][0]["successes"]
+    );
+    let original = sb.read("lines.txt");
+    let args = ["--algo", "ddmin", "--unit", "line", "--launcher", SRUN];
+    assert_invariants(&sb, "check.sh", "lines.txt", &original, "slurm.txt", &args);
+    assert_eq!(squeue(), "", "no job left in the queue");
+}
+
+#[test]
+#[ignore = "needs a Slurm cluster: scripts/slurm-single-node.sh, then cargo test -- --ignored slurm"]
+fn slurm_jobs_of_an_interrupted_run_are_cancelled() {
+    let sb = Sandbox::new();
+    sb.fixture("cluster");
+    // Candidates (smaller than the original) sleep on the cluster.
+    sb.write(
+        "slow.sh",
+        "#!/bin/sh\n[ \"$(wc -l < \"$1\")\" -lt 100 ] && exec sleep 300 reduce-slurm-sleeper\nexit 0\n",
+        true,
+    );
+    let mut child = Command::new(env!("CARGO_BIN_EXE_reduce"))
+        .args([
+            "--launcher",
+            SRUN,
+            "-j",
+            "4",
+            "--oracle",
+            "slow.sh",
+            "lines.txt",
+        ])
+        .current_dir(sb.path())
+        .env("TMPDIR", sb.tmp())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Wait until the candidates' jobs run on the cluster.
+    let mut running = 0;
+    for _ in 0..100 {
+        std::thread::sleep(Duration::from_millis(200));
+        running = squeue().lines().count();
+        if running >= 4 {
+            break;
+        }
+    }
+    assert!(running >= 4, "four jobs should be running: {}", squeue());
+    // SAFETY: sending a signal to our own child process.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    assert_eq!(squeue(), "", "no job left in the queue");
+    assert_no_process("reduce-slurm-sleeper");
+    sb.assert_no_temp_left();
+}
