@@ -96,7 +96,10 @@ fn the_launcher_gets_the_oracle_and_the_candidate_in_the_test_directory() {
     let calls = String::from_utf8(sb.read("calls.log")).unwrap();
     assert!(calls.lines().count() > 3);
     for line in calls.lines() {
-        assert_eq!(line, "2 check.sh lines.txt 1", "args: script, candidate in cwd");
+        assert_eq!(
+            line, "2 check.sh lines.txt 1",
+            "args: script, candidate in cwd"
+        );
     }
 }
 
