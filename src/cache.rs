@@ -3,8 +3,11 @@
 //! Keyed by a 128-bit hash of the rendered candidate, so two configurations
 //! that render the same bytes share one entry. Shared by all workers through
 //! the reduce loop, which is the only reader and writer.
+//!
+//! Candidates the syntax filter refused are remembered apart from oracle
+//! verdicts: a later phase that runs without the filter must still test them.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use xxhash_rust::xxh3::xxh3_128;
 
@@ -20,6 +23,7 @@ pub fn key_of(bytes: &[u8]) -> Key {
 #[derive(Default, Debug)]
 pub struct VerdictCache {
     verdicts: HashMap<Key, bool>,
+    syntax_rejected: HashSet<Key>,
 }
 
 impl VerdictCache {
@@ -31,6 +35,17 @@ impl VerdictCache {
         self.verdicts.insert(key, interesting);
     }
 
+    /// Remembers that the syntax filter refused this candidate.
+    pub fn insert_syntax_rejected(&mut self, key: Key) {
+        self.syntax_rejected.insert(key);
+    }
+
+    /// Whether the syntax filter refused this candidate before.
+    pub fn syntax_rejected(&self, key: Key) -> bool {
+        self.syntax_rejected.contains(&key)
+    }
+
+    /// Oracle verdicts held (syntax rejections not counted).
     pub fn len(&self) -> usize {
         self.verdicts.len()
     }

@@ -95,6 +95,9 @@ pub struct Grammar {
     replacements: HashMap<KindId, Vec<Replacement>>,
     /// The field name of each slot that is a field.
     slot_fields: HashMap<SlotId, String>,
+    /// The language's consumers accept text the grammar rejects, so the
+    /// default pipeline ends with a pass that does not re-parse candidates.
+    pub consumers_accept_more: bool,
 }
 
 /// A text a node may be replaced by (`grammars/*.json`, key `replacements`).

@@ -113,7 +113,12 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
     for key in object.keys() {
         if !matches!(
             key.as_str(),
-            "description" | "separators" | "optional_tokens" | "never_delete" | "replacements"
+            "description"
+                | "separators"
+                | "optional_tokens"
+                | "never_delete"
+                | "replacements"
+                | "consumers_accept_more"
         ) {
             bail!("unknown key `{key}`");
         }
@@ -142,6 +147,11 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
                 add(grammar, parent, token)?;
             }
         }
+    }
+    if let Some(flag) = object.get("consumers_accept_more") {
+        grammar.consumers_accept_more = flag
+            .as_bool()
+            .context("`consumers_accept_more` must be true or false")?;
     }
     if let Some(kinds) = object.get("never_delete") {
         let kinds = kinds

@@ -49,6 +49,9 @@ impl Destination {
             Destination::Stdout => return Ok(()),
             Destination::File(p) | Destination::InPlace(p) => p,
         };
+        if is_special(path) {
+            return Ok(()); // written once, in place, at the end
+        }
         let dir = parent_dir(path);
         if !dir.is_dir() {
             bail!(
@@ -90,8 +93,10 @@ impl Destination {
     /// Writes an improved result (files only; stdout waits for [`Self::finish`]).
     pub fn save(&self, bytes: &[u8]) -> Result<()> {
         match self {
-            Destination::File(p) | Destination::InPlace(p) => write_atomically(p, bytes),
-            Destination::Stdout => Ok(()),
+            Destination::File(p) | Destination::InPlace(p) if !is_special(p) => {
+                write_atomically(p, bytes)
+            }
+            _ => Ok(()),
         }
     }
 
@@ -105,6 +110,14 @@ impl Destination {
                 out.flush()
                     .context("cannot write the result to standard output")
             }
+            Destination::File(p) | Destination::InPlace(p) if is_special(p) => {
+                let mut out = fs::OpenOptions::new()
+                    .write(true)
+                    .open(p)
+                    .with_context(|| format!("cannot open {}", p.display()))?;
+                out.write_all(bytes)
+                    .with_context(|| format!("cannot write {}", p.display()))
+            }
             _ => self.save(bytes),
         }
     }
@@ -116,6 +129,14 @@ impl Destination {
             Destination::Stdout => "standard output".into(),
         }
     }
+}
+
+/// Whether `path` exists and is neither a regular file nor a directory
+/// (`/dev/null`, a FIFO, a terminal): such an output is opened and written
+/// once, at the end, never replaced by a rename (which would put a regular
+/// file in its place) and never written per improvement.
+fn is_special(path: &Path) -> bool {
+    fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
 }
 
 fn parent_dir(path: &Path) -> &Path {
@@ -178,5 +199,33 @@ mod tests {
         write_atomically(&p, b"2nd").unwrap();
         assert_eq!(fs::read(&p).unwrap(), b"2nd");
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
+    }
+
+    /// `-o /dev/null` or `-o some.fifo`: the special file stays what it is
+    /// and gets the final result once (a rename would replace /dev/null
+    /// with a regular file for the whole machine).
+    #[test]
+    fn a_special_output_file_is_written_in_place_once_and_never_replaced() {
+        use std::os::unix::fs::FileTypeExt;
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("out.fifo");
+        let c_path = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).unwrap();
+        // SAFETY: mkfifo reads a NUL-terminated path we own.
+        assert_eq!(unsafe { libc::mkfifo(c_path.as_ptr(), 0o600) }, 0);
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || fs::read(fifo).unwrap())
+        };
+        let out = Destination::File(fifo.clone());
+        out.check_writable().unwrap();
+        out.save(b"an intermediate result").unwrap();
+        out.finish(b"final").unwrap();
+        assert_eq!(reader.join().unwrap(), b"final");
+        assert!(fs::metadata(&fifo).unwrap().file_type().is_fifo());
+        assert_eq!(
+            fs::read_dir(dir.path()).unwrap().count(),
+            1,
+            "no temp file left"
+        );
     }
 }

@@ -84,6 +84,9 @@ pub struct Plan {
     phases: Vec<Phase>,
     /// Repeat the phases while a round removes something.
     repeat: bool,
+    /// A last phase run once without the syntax filter (auto, for languages
+    /// whose consumers accept more than the grammar).
+    finish_unfiltered: Option<Phase>,
     settings: TreeSettings,
     unit_weights: Arc<Vec<u64>>,
 }
@@ -169,8 +172,15 @@ impl Plan {
             (_, None) => unreachable!("flat units are chosen for inputs without a grammar"),
         };
         let unit_weights = Arc::new(units.byte_lengths());
+        let finish_unfiltered = match (cli.algo, lang) {
+            (Algo::Auto, Lang::Tree(l)) if l.grammar().consumers_accept_more => {
+                Some(flat(Minimizer::DrDd))
+            }
+            _ => None,
+        };
         Ok(Plan {
             algo: cli.algo,
+            finish_unfiltered,
             units,
             unit_name,
             tree,
@@ -279,9 +289,15 @@ impl Plan {
                 }
             }
             if !self.repeat || config == round_start {
-                return (config, StopReason::Finished);
+                break;
             }
         }
+        if let Some(phase) = self.finish_unfiltered {
+            reducer.set_filter_enabled(false);
+            let mut policy = self.build(phase);
+            return reducer.run(&mut policy, config, observer);
+        }
+        (config, StopReason::Finished)
     }
 }
 

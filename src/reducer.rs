@@ -305,10 +305,15 @@ impl<'a> Reducer<'a> {
         }
     }
 
-    /// What the cache knows about `bytes`, and their cache key.
+    /// What the cache knows about `bytes` (an oracle verdict, or a syntax
+    /// rejection while the filter applies), and their cache key.
     fn cached(&self, bytes: &[u8], phase: &mut PhaseStats) -> (Option<bool>, u128) {
         let key = key_of(bytes);
-        let known = self.cache.as_ref().and_then(|c| c.get(key));
+        let filtering = self.active_filter().is_some();
+        let known = self.cache.as_ref().and_then(|c| {
+            c.get(key)
+                .or_else(|| (filtering && c.syntax_rejected(key)).then_some(false))
+        });
         phase.cache_hits += u64::from(known.is_some());
         (known, key)
     }
@@ -317,7 +322,7 @@ impl<'a> Reducer<'a> {
     fn record_rejection(&mut self, key: u128, phase: &mut PhaseStats) {
         phase.syntax_rejected += 1;
         if let Some(cache) = &mut self.cache {
-            cache.insert(key, false);
+            cache.insert_syntax_rejected(key);
         }
     }
 
