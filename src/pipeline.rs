@@ -307,7 +307,8 @@ pub fn list_algos() -> String {
 Algorithms (--algo):
   auto     default: perses (sweep schedule, inner drdd) to its fixpoint, then simplify
            (per-language rewrites), then token-level drdd, repeated while a round still
-           removes something; without a grammar, drdd over tokens (bytes for binary input).
+           removes something; for C, a last drdd pass without the syntax filter (implicit
+           int and the like); without a grammar, drdd over tokens (bytes for binary input).
   ddmin    ddmin over flat units. 1-minimal. O(n²) tests worst case, O(log n) at best.
   drdd     Dr. DD: coarse levels scanned once, single-unit scans until one changes nothing.
            1-minimal (with the default --restarts). Pick it for flat inputs.
