@@ -84,6 +84,15 @@ pub enum PersesScheduleArg {
     Sweep,
 }
 
+/// How the result's whitespace is laid out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// The whitespace each kept token had in the input.
+    Readable,
+    /// As little whitespace as the oracle allows (tried once at the end).
+    Compact,
+}
+
 /// Flat units when no grammar is used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum UnitArg {
@@ -226,6 +235,20 @@ pub struct Cli {
         help_heading = "Algorithm"
     )]
     pub perses_schedule: PersesScheduleArg,
+
+    /// The result's whitespace. `compact` ends the run by proposing the
+    /// tokens with no line breaks (but after line comments and `#` lines)
+    /// and single spaces only where tokens would fuse, then, if the oracle
+    /// rejects that, with the line breaks kept; the oracle judges both, so
+    /// whitespace the bug depends on stays. Token units only (C, JSON, text).
+    #[arg(
+        long,
+        value_enum,
+        value_name = "STYLE",
+        default_value_t = FormatArg::Readable,
+        help_heading = "Output"
+    )]
+    pub format: FormatArg,
 
     /// Repeat tree sweeps until one removes nothing (HDD*).
     #[arg(long, help_heading = "Algorithm")]

@@ -4,7 +4,9 @@
 //! input's units, never a hash set). A [`Delta`] is a set of units to remove,
 //! stored as sorted disjoint ranges because a tree node's tokens are a
 //! contiguous range. A [`Proposal`] is what a policy hands the loop: a delta,
-//! plus optional text rewrites of kept units (used by simplification passes).
+//! plus optional text rewrites of kept units (used by simplification passes)
+//! and optionally a new [`Layout`] of the whitespace between tokens (used by
+//! `--format compact`).
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -12,12 +14,27 @@ use std::sync::Arc;
 
 use crate::bitset::BitSet;
 
-/// The units kept so far, and any kept unit whose text was rewritten.
+/// How the whitespace between kept tokens is rendered.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum Layout {
+    /// Each token keeps the whitespace that followed it in the input.
+    #[default]
+    Original,
+    /// Line breaks where the input had them after a token, otherwise one
+    /// space only where two tokens would fuse; no indentation.
+    Lines,
+    /// One space only where two tokens would fuse; no line breaks.
+    Compact,
+}
+
+/// The units kept so far, any kept unit whose text was rewritten, and the
+/// layout of the whitespace between them.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Configuration {
     pub kept: BitSet,
     /// Replacement text for some kept units (empty for pure deletion).
     pub rewrites: Arc<BTreeMap<u32, Arc<[u8]>>>,
+    pub layout: Layout,
 }
 
 impl Configuration {
@@ -26,6 +43,7 @@ impl Configuration {
         Configuration {
             kept: BitSet::full(units),
             rewrites: Arc::default(),
+            layout: Layout::Original,
         }
     }
 
@@ -34,6 +52,7 @@ impl Configuration {
         Configuration {
             kept: BitSet::from_units(universe, units),
             rewrites: Arc::default(),
+            layout: Layout::Original,
         }
     }
 
@@ -58,6 +77,12 @@ impl Configuration {
             removed += next.kept.remove_range(r.clone());
         }
         let mut changed = removed > 0;
+        if let Some(layout) = proposal.layout
+            && layout != next.layout
+        {
+            next.layout = layout;
+            changed = true;
+        }
         if !proposal.rewrites.is_empty() {
             let mut rewrites = (*self.rewrites).clone();
             for (unit, text) in &proposal.rewrites {
@@ -155,6 +180,8 @@ impl Delta {
 pub struct Proposal {
     pub delta: Delta,
     pub rewrites: Vec<(u32, Arc<[u8]>)>,
+    /// A new whitespace layout, if any.
+    pub layout: Option<Layout>,
 }
 
 impl Proposal {
@@ -163,6 +190,16 @@ impl Proposal {
         Proposal {
             delta,
             rewrites: Vec::new(),
+            layout: None,
+        }
+    }
+
+    /// Only a new whitespace layout.
+    pub fn relayout(layout: Layout) -> Self {
+        Proposal {
+            delta: Delta::new(),
+            rewrites: Vec::new(),
+            layout: Some(layout),
         }
     }
 }
@@ -200,6 +237,7 @@ mod tests {
         let p = Proposal {
             delta: Delta::from_units([1]),
             rewrites: vec![(0, text.clone())],
+            layout: None,
         };
         let next = c.apply(&p).unwrap();
         assert_eq!(next.rewrites.get(&0), Some(&text));

@@ -8,12 +8,13 @@
 
 use std::sync::Arc;
 
-use anyhow::Result;
+use anyhow::{Result, bail};
 
-use crate::cli::{Algo, Cli, Inner, PersesScheduleArg, UnitArg};
+use crate::cli::{Algo, Cli, FormatArg, Inner, PersesScheduleArg, UnitArg};
 use crate::configuration::Configuration;
 use crate::lang::Language;
 use crate::policy::flat::FlatPolicy;
+use crate::policy::format::Format;
 use crate::policy::hdd::{Hdd, HddOptions};
 use crate::policy::perses::{
     DEFAULT_MAX_REPLACEMENTS_PER_NODE, Perses, PersesOptions, PersesSchedule,
@@ -60,6 +61,8 @@ enum Phase {
     Tpdd,
     /// Per-language replacements (an expression by `0`, a block by `{}`, ...).
     Simplify,
+    /// Tighter whitespace layouts (`--format compact`).
+    Format,
 }
 
 /// The tree-policy settings taken from the command line.
@@ -87,6 +90,8 @@ pub struct Plan {
     /// A last phase run once without the syntax filter (auto, for languages
     /// whose consumers accept more than the grammar).
     finish_unfiltered: Option<Phase>,
+    /// `--format compact`: relayout the whitespace at the very end.
+    compact: bool,
     settings: TreeSettings,
     unit_weights: Arc<Vec<u64>>,
 }
@@ -178,9 +183,17 @@ impl Plan {
             }
             _ => None,
         };
+        let compact = cli.format == FormatArg::Compact;
+        if compact && unit_name != "token" {
+            bail!(
+                "--format compact needs token units (C, JSON or text), not {unit_name}s; \
+                 drop --unit or --format"
+            );
+        }
         Ok(Plan {
             algo: cli.algo,
             finish_unfiltered,
+            compact,
             units,
             unit_name,
             tree,
@@ -223,6 +236,7 @@ impl Plan {
     fn build(&self, phase: Phase) -> Box<dyn Policy> {
         let s = &self.settings;
         match phase {
+            Phase::Format => Box::new(Format::new()),
             Phase::Flat(m) => Box::new(FlatPolicy::new(
                 m.build(&s.minimizer),
                 Arc::clone(&self.unit_weights),
@@ -292,10 +306,18 @@ impl Plan {
                 break;
             }
         }
-        if let Some(phase) = self.finish_unfiltered {
-            reducer.set_filter_enabled(false);
+        // What is left runs without the syntax filter: the finishing pass
+        // may leave text the grammar rejects, and layouts are for the
+        // oracle alone to judge.
+        reducer.set_filter_enabled(false);
+        let last = self.finish_unfiltered.into_iter();
+        for phase in last.chain(self.compact.then_some(Phase::Format)) {
             let mut policy = self.build(phase);
-            return reducer.run(&mut policy, config, observer);
+            let (next, reason) = reducer.run(&mut policy, config, observer);
+            config = next;
+            if reason != StopReason::Finished {
+                return (config, reason);
+            }
         }
         (config, StopReason::Finished)
     }

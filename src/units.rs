@@ -8,7 +8,7 @@
 
 use std::ops::Range;
 
-use crate::configuration::Configuration;
+use crate::configuration::{Configuration, Layout};
 
 /// How the input is cut into flat units.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,6 +109,9 @@ impl Units {
 
     /// The bytes of `config`: its kept units in order, with rewrites applied.
     pub fn render(&self, config: &Configuration) -> Vec<u8> {
+        if config.layout != Layout::Original {
+            return self.render_laid_out(config);
+        }
         let mut out = Vec::with_capacity(self.source.len().min(1 << 20));
         let mut prev_kept: Option<u32> = None;
         for run in config.kept.runs() {
@@ -136,6 +139,50 @@ impl Units {
                     i += 1;
                 }
             }
+        }
+        out
+    }
+
+    /// [`Self::render`] for a [`Layout`] other than the original: every
+    /// token without its whitespace, then a line break, a space or nothing.
+    /// Even the compact layout keeps the line break that ends a line holding
+    /// a line comment (a token starting with `//`) or starting with `#` (a
+    /// preprocessor directive, a shell or Python comment): joining the next
+    /// line to it would change what it means.
+    fn render_laid_out(&self, config: &Configuration) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut line_break = false;
+        // The current output line starts with `#` or holds a `//` comment.
+        let mut line_must_end = false;
+        // Whether the previous kept token was followed by whitespace or a gap.
+        let mut spaced = false;
+        let mut ends_line = false;
+        let mut prev: Option<u32> = None;
+        for i in config.kept.iter() {
+            let own = self.text(i);
+            let token_len = own.len() - trailing_space(own);
+            let token = config.rewrites.get(&i).map_or(&own[..token_len], |t| t);
+            if let (Some(&a), Some(&b)) = (out.last(), token.first()) {
+                if line_break {
+                    out.push(b'\n');
+                } else if (spaced || prev.is_some_and(|p| p + 1 != i)) && would_fuse(a, b) {
+                    out.push(b' ');
+                }
+            }
+            if out.is_empty() || line_break {
+                line_must_end = token.starts_with(b"#");
+            }
+            // `//` inside the token or across its start (`/` `/` as two tokens).
+            line_must_end |= token.windows(2).any(|w| w == b"//")
+                || (out.last() == Some(&b'/') && token.first() == Some(&b'/'));
+            out.extend_from_slice(token);
+            spaced = token_len < own.len();
+            ends_line = own[token_len..].contains(&b'\n');
+            prev = Some(i);
+            line_break = ends_line && (config.layout == Layout::Lines || line_must_end);
+        }
+        if ends_line {
+            out.push(b'\n');
         }
         out
     }
@@ -233,6 +280,7 @@ fn token_starts(source: &[u8]) -> Vec<u32> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::configuration::{Delta, Proposal};
 
     fn pieces(units: &Units) -> Vec<String> {
         (0..units.len())
@@ -284,5 +332,33 @@ mod tests {
         let u = Units::flat(b"ab-c".to_vec(), UnitKind::Byte);
         let c = Configuration::from_units(u.len(), [0, 3]);
         assert_eq!(u.render(&c), b"ac");
+    }
+
+    #[test]
+    fn layouts_drop_indentation_and_needless_spaces_but_keep_what_lines_mean() {
+        let source = "#define N 1\nint  x = - -N;  // note\n    int y=-1;\n";
+        let units = Units::flat(source.as_bytes().to_vec(), UnitKind::Token);
+        let mut config = Configuration::full(units.len() as u32);
+        config.layout = Layout::Lines;
+        // Spaces stay only where tokens apart in the input would fuse: `= -`
+        // and `- -` (`=-` and `--` read differently); `=-`, adjacent in the
+        // input, stays adjacent.
+        let lines = "#define N 1\nint x= - -N;//note\nint y=-1;\n";
+        assert_eq!(String::from_utf8(units.render(&config)).unwrap(), lines);
+        config.layout = Layout::Compact;
+        // The `#` line and the line with a comment keep their line breaks.
+        assert_eq!(String::from_utf8(units.render(&config)).unwrap(), lines);
+        let without_comment = config
+            .apply(&Proposal::delete(Delta::from_units(
+                (0..units.len() as u32).filter(|&u| {
+                    let t = units.text(u);
+                    t.starts_with(b"/") || t.starts_with(b"note")
+                }),
+            )))
+            .unwrap();
+        assert_eq!(
+            String::from_utf8(units.render(&without_comment)).unwrap(),
+            "#define N 1\nint x= - -N;int y=-1;\n"
+        );
     }
 }

@@ -176,3 +176,67 @@ fn json_arrays_and_objects_lose_elements_without_stray_commas() {
         &["--algo", "hdd"],
     );
 }
+
+#[test]
+fn compact_format_takes_needless_whitespace_out_of_the_c_result() {
+    let (readable, ..) = reduce_fixture("c-crash", "crash.c", &[]);
+    let (compact, s, _) = reduce_fixture("c-crash", "crash.c", &["--format", "compact"]);
+    let (readable, compact) = (readable.read("out"), compact.read("out"));
+    assert!(
+        compact.len() < readable.len(),
+        "{compact:?} vs {readable:?}"
+    );
+    let text = String::from_utf8(compact).unwrap();
+    assert!(!text.contains("  ") && !text.contains(" ;"), "{text:?}");
+    let phases = s["phases"].as_array().unwrap();
+    let format = phases.last().unwrap();
+    assert_eq!(format["name"], "format");
+    assert_eq!(format["successes"], 1);
+}
+
+#[test]
+fn compact_format_keeps_line_breaks_an_oracle_needs() {
+    let sb = Sandbox::new();
+    sb.write(
+        "in.txt",
+        "alpha   one\n    beta two\n  gamma three\n",
+        false,
+    );
+    // Interesting while alpha, beta and gamma stay, on at least three lines.
+    sb.write(
+        "lines.sh",
+        "#!/bin/sh\nfor w in alpha beta gamma; do grep -q $w \"$1\" || exit 1; done\n\
+         [ \"$(grep -c . \"$1\")\" -ge 3 ]\n",
+        true,
+    );
+    let args = ["--format", "compact"];
+    let mut run = args.to_vec();
+    run.extend(["--oracle", "lines.sh", "in.txt", "-o", "out", "-q"]);
+    assert_exit(&sb.reduce(&run), 0);
+    // Tokens carry their trailing whitespace, so `one` and `two` stay to
+    // keep the line breaks; the compact layout fails the oracle, the layout
+    // with line breaks drops the indentation and the run of spaces.
+    assert_eq!(
+        String::from_utf8(sb.read("out")).unwrap(),
+        "alpha one\nbeta two\ngamma"
+    );
+    let original = sb.read("in.txt");
+    assert_invariants(&sb, "lines.sh", "in.txt", &original, "out", &args);
+}
+
+#[test]
+fn compact_format_is_refused_for_line_units() {
+    let sb = Sandbox::new();
+    sb.fixture("lines");
+    let out = sb.reduce(&[
+        "--format",
+        "compact",
+        "--unit",
+        "line",
+        "--oracle",
+        "needs-2-and-7.sh",
+        "numbers.txt",
+    ]);
+    assert_exit(&out, 1);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--format compact needs token units"));
+}

@@ -21,6 +21,7 @@ pub mod cdd;
 pub mod ddmin;
 pub mod drdd;
 pub mod flat;
+pub mod format;
 #[cfg(test)]
 mod fuzz_tests;
 pub mod hdd;

@@ -195,6 +195,7 @@ impl Policy for Simplify {
                     return Some(Proposal {
                         delta,
                         rewrites: vec![(first, Arc::clone(text))],
+                        layout: None,
                     });
                 }
             }
