@@ -338,7 +338,7 @@ mod tests {
     fn layouts_drop_indentation_and_needless_spaces_but_keep_what_lines_mean() {
         let source = "#define N 1\nint  x = - -N;  // note\n    int y=-1;\n";
         let units = Units::flat(source.as_bytes().to_vec(), UnitKind::Token);
-        let mut config = Configuration::full(units.len() as u32);
+        let mut config = Configuration::full(units.len());
         config.layout = Layout::Lines;
         // Spaces stay only where tokens apart in the input would fuse: `= -`
         // and `- -` (`=-` and `--` read differently); `=-`, adjacent in the
@@ -350,7 +350,7 @@ mod tests {
         assert_eq!(String::from_utf8(units.render(&config)).unwrap(), lines);
         let without_comment = config
             .apply(&Proposal::delete(Delta::from_units(
-                (0..units.len() as u32).filter(|&u| {
+                (0..units.len()).filter(|&u| {
                     let t = units.text(u);
                     t.starts_with(b"/") || t.starts_with(b"note")
                 }),
