@@ -112,9 +112,17 @@ impl Units {
         if config.layout != Layout::Original {
             return self.render_laid_out(config);
         }
-        let mut out = Vec::with_capacity(self.source.len().min(1 << 20));
+        // The exact size but for rewrites and separating spaces: a small
+        // candidate of a large input must not cost a large allocation
+        // (which the allocator would map and unmap page by page).
+        let runs = config.kept.runs();
+        let size: usize = runs
+            .iter()
+            .map(|r| self.span(r.end - 1).end - self.span(r.start).start + 1)
+            .sum();
+        let mut out = Vec::with_capacity(size);
         let mut prev_kept: Option<u32> = None;
-        for run in config.kept.runs() {
+        for run in runs {
             let mut i = run.start;
             while i < run.end {
                 // Copy a stretch of units without rewrites in one go.
