@@ -33,11 +33,24 @@ fn main() -> ExitCode {
 }
 
 /// SIGINT, SIGTERM and SIGHUP ask the run to stop cleanly; a second one of
-/// them while stopping exits at once with the conventional code.
+/// them while stopping stops the running tests' process groups and exits at
+/// once with the conventional code.
 fn install_signal_handlers(signals: &Signals) -> std::io::Result<()> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     use signal_hook::flag;
     for sig in [SIGINT, SIGTERM, SIGHUP] {
+        // Runs before the conditional shutdown below (handlers run in the
+        // order they were registered).
+        let stopping = Arc::clone(&signals.interrupted);
+        // SAFETY: the action only loads atomics and calls killpg, both
+        // async-signal-safe.
+        unsafe {
+            signal_hook::low_level::register(sig, move || {
+                if stopping.load(std::sync::atomic::Ordering::SeqCst) {
+                    reduce::oracle::stop_running_tests();
+                }
+            })?;
+        }
         flag::register_conditional_shutdown(sig, 128 + sig, Arc::clone(&signals.interrupted))?;
         flag::register(sig, Arc::clone(&signals.interrupted))?;
         flag::register_usize(sig, Arc::clone(&signals.last_signal), sig as usize)?;

@@ -21,7 +21,7 @@ use std::io::{Read, Write};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, mpsc};
 use std::time::{Duration, Instant};
 
@@ -339,8 +339,10 @@ impl ScriptOracle {
         }
         let started = Instant::now();
         let mut child = command.spawn().map_err(|e| spawn_error(&self.script, e))?;
+        let running = RunningGroup::enter(child.id() as i32, self.launcher.is_some());
         let output = self.verbose.then(|| drain_output(&mut child));
         let exit = self.wait(&mut child, started, cancel);
+        drop(running);
         let elapsed = started.elapsed();
         if let Some(drain) = output {
             let text = drain.finish(OUTPUT_GRACE);
@@ -385,6 +387,52 @@ impl ScriptOracle {
         signal_group(group, libc::SIGKILL);
         wait_until_group_gone(group);
         exit
+    }
+}
+
+/// The process groups of the tests running now, for [`stop_running_tests`]:
+/// a fixed table of atomics, because a signal handler reads it. A positive
+/// entry is a local test's group, a negative one a launched test's.
+static RUNNING_GROUPS: [AtomicI32; 1024] = [const { AtomicI32::new(0) }; 1024];
+
+/// A test's entry in [`RUNNING_GROUPS`], cleared when dropped. With more
+/// tests at once than the table holds, the extra ones are not entered.
+struct RunningGroup(Option<usize>);
+
+impl RunningGroup {
+    fn enter(group: i32, launched: bool) -> Self {
+        let value = if launched { -group } else { group };
+        let slot = RUNNING_GROUPS.iter().position(|s| {
+            s.compare_exchange(0, value, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+        });
+        RunningGroup(slot)
+    }
+}
+
+impl Drop for RunningGroup {
+    fn drop(&mut self) {
+        if let Some(slot) = self.0 {
+            RUNNING_GROUPS[slot].store(0, Ordering::SeqCst);
+        }
+    }
+}
+
+/// Stops every running test at once: SIGKILL to local tests' groups,
+/// SIGTERM to launched ones (a launcher such as srun then cancels its job
+/// on its own). For a second Ctrl-C, which exits without waiting; safe to
+/// call from a signal handler (atomic loads and `killpg` only).
+pub fn stop_running_tests() {
+    for slot in &RUNNING_GROUPS {
+        let value = slot.load(Ordering::SeqCst);
+        if value != 0 {
+            let signal = if value > 0 {
+                libc::SIGKILL
+            } else {
+                libc::SIGTERM
+            };
+            signal_group(value.abs(), signal);
+        }
     }
 }
 

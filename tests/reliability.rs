@@ -94,6 +94,47 @@ fn sigterm_stops_with_143_and_sighup_with_129() {
 }
 
 #[test]
+fn a_second_sigint_while_stopping_kills_the_running_tests_and_exits_at_once() {
+    let sb = Sandbox::new();
+    let marker = "reduce-fixture-second-sigint-marker";
+    let text: String = (0..60).map(|i| format!("{i}\n")).collect();
+    sb.write("in.txt", &text, false);
+    // Deaf to SIGTERM, so the first SIGINT's clean stop waits in its grace
+    // period; the second one must not leave these tests running.
+    sb.write(
+        "deaf.sh",
+        &format!(
+            "#!/bin/sh\ntrap '' TERM\nsh -c 'sleep 1' {marker}\ngrep -qx 7 \"$1\" && grep -qx 31 \"$1\"\n"
+        ),
+        true,
+    );
+    let child = Command::new(env!("CARGO_BIN_EXE_reduce"))
+        .args(["--algo", "ddmin", "--unit", "line", "-j", "2"])
+        .args(["--oracle", "deaf.sh", "in.txt"])
+        .current_dir(sb.path())
+        .env("TMPDIR", sb.tmp())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The baseline and the flakiness check take two seconds; then tests run.
+    std::thread::sleep(Duration::from_millis(2600));
+    for _ in 0..2 {
+        // SAFETY: sending a signal to our own child process.
+        unsafe {
+            libc::kill(child.id() as i32, libc::SIGINT);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130));
+    std::thread::sleep(Duration::from_millis(200)); // SIGKILL is delivered
+    assert_no_process(marker);
+    assert_eq!(sb.read("in.txt"), text.as_bytes());
+}
+
+#[test]
 fn max_tests_stops_cleanly_with_exit_0_and_says_the_result_may_not_be_minimal() {
     let sb = Sandbox::new();
     sb.fixture("lines");
