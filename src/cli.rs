@@ -250,6 +250,13 @@ pub struct Cli {
     )]
     pub format: FormatArg,
 
+    /// End the run by renaming identifiers to short names (`a`, `b`, …),
+    /// one name at a time, each renaming tested by the oracle. Off by
+    /// default: names help map a result back to the code. Needs a grammar
+    /// that lists identifier kinds (C).
+    #[arg(long, help_heading = "Output")]
+    pub rename: bool,
+
     /// Repeat tree sweeps until one removes nothing (HDD*).
     #[arg(long, help_heading = "Algorithm")]
     pub fixpoint: bool,

@@ -98,6 +98,8 @@ pub struct Grammar {
     /// The language's consumers accept text the grammar rejects, so the
     /// default pipeline ends with a pass that does not re-parse candidates.
     pub consumers_accept_more: bool,
+    /// Kinds of identifier tokens, which `--rename` may shorten.
+    identifiers: Vec<KindId>,
 }
 
 /// A text a node may be replaced by (`grammars/*.json`, key `replacements`).
@@ -302,6 +304,20 @@ impl Grammar {
         };
         self.never_delete.push(k);
         Ok(())
+    }
+
+    /// Marks `kind` (named) as an identifier kind for `--rename`.
+    pub fn add_identifier(&mut self, kind: &str) -> Result<()> {
+        let Some(k) = self.find_kind(kind, true) else {
+            bail!("{}: unknown node kind `{kind}`", self.name);
+        };
+        self.identifiers.push(k);
+        Ok(())
+    }
+
+    /// Whether tokens of `kind` are identifiers `--rename` may shorten.
+    pub fn is_identifier(&self, kind: KindId) -> bool {
+        self.identifiers.contains(&kind)
     }
 
     /// The texts a node of `kind` may be replaced by, in the order to try

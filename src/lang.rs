@@ -119,6 +119,7 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
                 | "never_delete"
                 | "replacements"
                 | "consumers_accept_more"
+                | "identifiers"
         ) {
             bail!("unknown key `{key}`");
         }
@@ -152,6 +153,17 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
         grammar.consumers_accept_more = flag
             .as_bool()
             .context("`consumers_accept_more` must be true or false")?;
+    }
+    if let Some(kinds) = object.get("identifiers") {
+        let kinds = kinds
+            .as_array()
+            .context("`identifiers` must be a list of kinds")?;
+        for kind in kinds {
+            let kind = kind
+                .as_str()
+                .context("an identifier kind is not a string")?;
+            grammar.add_identifier(kind)?;
+        }
     }
     if let Some(kinds) = object.get("never_delete") {
         let kinds = kinds
@@ -373,6 +385,12 @@ mod tests {
                 let k = bare.find_kind(kind, true);
                 assert!(k.is_some(), "{}: no kind `{kind}`", lang.name());
                 assert!(grammar.never_deleted(k.unwrap()));
+            }
+            for kind in data["identifiers"].as_array().unwrap() {
+                let kind = kind.as_str().unwrap();
+                let k = bare.find_kind(kind, true);
+                assert!(k.is_some(), "{}: no kind `{kind}`", lang.name());
+                assert!(grammar.is_identifier(k.unwrap()));
             }
             let replacements = data["replacements"].as_object().unwrap();
             for (key, texts) in replacements {

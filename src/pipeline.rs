@@ -19,6 +19,7 @@ use crate::policy::hdd::{Hdd, HddOptions};
 use crate::policy::perses::{
     DEFAULT_MAX_REPLACEMENTS_PER_NODE, Perses, PersesOptions, PersesSchedule,
 };
+use crate::policy::rename::Rename;
 use crate::policy::simplify::Simplify;
 use crate::policy::tpdd::{TPdd, TPddOptions};
 use crate::policy::{Minimizer, MinimizerSettings, Policy};
@@ -63,6 +64,8 @@ enum Phase {
     Simplify,
     /// Tighter whitespace layouts (`--format compact`).
     Format,
+    /// Identifiers renamed to short names (`--rename`).
+    Rename,
 }
 
 /// The tree-policy settings taken from the command line.
@@ -92,6 +95,8 @@ pub struct Plan {
     finish_unfiltered: Option<Phase>,
     /// `--format compact`: relayout the whitespace at the very end.
     compact: bool,
+    /// `--rename`: shorten identifiers before the layout.
+    rename: bool,
     settings: TreeSettings,
     unit_weights: Arc<Vec<u64>>,
 }
@@ -184,6 +189,9 @@ impl Plan {
             _ => None,
         };
         let compact = cli.format == FormatArg::Compact;
+        if cli.rename && tree.is_none() {
+            bail!("--rename needs a language with a grammar (C); drop --rename or --unit");
+        }
         if compact && unit_name != "token" {
             bail!(
                 "--format compact needs token units (C, JSON or text), not {unit_name}s; \
@@ -194,6 +202,7 @@ impl Plan {
             algo: cli.algo,
             finish_unfiltered,
             compact,
+            rename: cli.rename,
             units,
             unit_name,
             tree,
@@ -237,6 +246,14 @@ impl Plan {
         let s = &self.settings;
         match phase {
             Phase::Format => Box::new(Format::new()),
+            Phase::Rename => Box::new(Rename::new(
+                Arc::clone(
+                    self.tree
+                        .as_ref()
+                        .expect("--rename is refused without a tree"),
+                ),
+                Arc::new(self.units.clone()),
+            )),
             Phase::Flat(m) => Box::new(FlatPolicy::new(
                 m.build(&s.minimizer),
                 Arc::clone(&self.unit_weights),
@@ -311,7 +328,11 @@ impl Plan {
         // oracle alone to judge.
         reducer.set_filter_enabled(false);
         let last = self.finish_unfiltered.into_iter();
-        for phase in last.chain(self.compact.then_some(Phase::Format)) {
+        let output = [
+            self.rename.then_some(Phase::Rename),
+            self.compact.then_some(Phase::Format),
+        ];
+        for phase in last.chain(output.into_iter().flatten()) {
             let mut policy = self.build(phase);
             let (next, reason) = reducer.run(&mut policy, config, observer);
             config = next;

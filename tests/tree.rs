@@ -240,3 +240,20 @@ fn compact_format_is_refused_for_line_units() {
     assert_exit(&out, 1);
     assert!(String::from_utf8_lossy(&out.stderr).contains("--format compact needs token units"));
 }
+
+#[test]
+fn rename_shortens_every_name_the_oracle_does_not_need() {
+    let (sb, s, _) = reduce_fixture("c-crash", "crash.c", &["--rename"]);
+    let text = String::from_utf8(sb.read("out")).unwrap();
+    // `crash` must stay (the oracle looks for it); every other name is one letter.
+    let names: Vec<&str> = text
+        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .filter(|w| w.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_'))
+        .filter(|w| !["int", "void", "return", "crash"].contains(w))
+        .collect();
+    assert!(text.contains("crash"), "{text}");
+    assert!(names.iter().all(|n| n.len() == 1), "{names:?} in {text}");
+    let rename = s["phases"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(rename["name"], "rename");
+    assert!(rename["successes"].as_u64().unwrap() >= 1);
+}

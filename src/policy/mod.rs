@@ -27,6 +27,7 @@ mod fuzz_tests;
 pub mod hdd;
 pub mod perses;
 pub mod probdd;
+pub mod rename;
 pub mod simplify;
 pub mod tpdd;
 #[cfg(test)]
