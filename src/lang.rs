@@ -154,26 +154,23 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
             .as_bool()
             .context("`consumers_accept_more` must be true or false")?;
     }
-    if let Some(kinds) = object.get("identifiers") {
+    type AddKind = fn(&mut Grammar, &str) -> Result<()>;
+    let kind_lists: [(&str, AddKind); 2] = [
+        ("identifiers", Grammar::add_identifier),
+        ("never_delete", Grammar::add_never_delete),
+    ];
+    for (key, add) in kind_lists {
+        let Some(kinds) = object.get(key) else {
+            continue;
+        };
         let kinds = kinds
             .as_array()
-            .context("`identifiers` must be a list of kinds")?;
+            .with_context(|| format!("`{key}` must be a list of kinds"))?;
         for kind in kinds {
             let kind = kind
                 .as_str()
-                .context("an identifier kind is not a string")?;
-            grammar.add_identifier(kind)?;
-        }
-    }
-    if let Some(kinds) = object.get("never_delete") {
-        let kinds = kinds
-            .as_array()
-            .context("`never_delete` must be a list of kinds")?;
-        for kind in kinds {
-            let kind = kind
-                .as_str()
-                .context("a never_delete kind is not a string")?;
-            grammar.add_never_delete(kind)?;
+                .with_context(|| format!("a `{key}` kind is not a string"))?;
+            add(grammar, kind)?;
         }
     }
     if let Some(map) = object.get("replacements") {

@@ -6,12 +6,25 @@ use std::time::{Duration, Instant};
 use crate::util::{Sandbox, assert_exit, assert_invariants, assert_no_process, kill_processes};
 
 fn slow_case(sb: &Sandbox, marker: &str) -> Vec<u8> {
+    slow_case_with(sb, "slow.sh", "", "0.2", marker)
+}
+
+/// Writes `in.txt` (60 lines) and an oracle `script` that runs `prelude`,
+/// sleeps `seconds` in a process whose command line holds `marker`, and
+/// wants lines 7 and 31; returns the input.
+fn slow_case_with(
+    sb: &Sandbox,
+    script: &str,
+    prelude: &str,
+    seconds: &str,
+    marker: &str,
+) -> Vec<u8> {
     let text: String = (0..60).map(|i| format!("{i}\n")).collect();
     sb.write("in.txt", &text, false);
     sb.write(
-        "slow.sh",
+        script,
         &format!(
-            "#!/bin/sh\nsh -c 'sleep 0.2' {marker}\ngrep -qx 7 \"$1\" && grep -qx 31 \"$1\"\n"
+            "#!/bin/sh\n{prelude}sh -c 'sleep {seconds}' {marker}\ngrep -qx 7 \"$1\" && grep -qx 31 \"$1\"\n"
         ),
         true,
     );
@@ -97,17 +110,9 @@ fn sigterm_stops_with_143_and_sighup_with_129() {
 fn a_second_sigint_while_stopping_kills_the_running_tests_and_exits_at_once() {
     let sb = Sandbox::new();
     let marker = "reduce-fixture-second-sigint-marker";
-    let text: String = (0..60).map(|i| format!("{i}\n")).collect();
-    sb.write("in.txt", &text, false);
     // Deaf to SIGTERM, so the first SIGINT's clean stop waits in its grace
     // period; the second one must not leave these tests running.
-    sb.write(
-        "deaf.sh",
-        &format!(
-            "#!/bin/sh\ntrap '' TERM\nsh -c 'sleep 1' {marker}\ngrep -qx 7 \"$1\" && grep -qx 31 \"$1\"\n"
-        ),
-        true,
-    );
+    let text = slow_case_with(&sb, "deaf.sh", "trap '' TERM\n", "1", marker);
     let child = Command::new(env!("CARGO_BIN_EXE_reduce"))
         .args(["--algo", "ddmin", "--unit", "line", "-j", "2"])
         .args(["--oracle", "deaf.sh", "in.txt"])
@@ -131,7 +136,7 @@ fn a_second_sigint_while_stopping_kills_the_running_tests_and_exits_at_once() {
     assert_eq!(out.status.code(), Some(130));
     std::thread::sleep(Duration::from_millis(200)); // SIGKILL is delivered
     assert_no_process(marker);
-    assert_eq!(sb.read("in.txt"), text.as_bytes());
+    assert_eq!(sb.read("in.txt"), text);
 }
 
 #[test]
