@@ -474,6 +474,12 @@ fn signal_group(group: i32, signal: i32) {
 /// the scheduler runs them. Zombies do not count (orphans wait for init,
 /// which may reap them only much later).
 fn wait_until_group_gone(group: i32) {
+    wait_for_group(group, REAP_WAIT);
+}
+
+/// Waits at most `limit` until no process of `group` is alive (zombies do
+/// not count).
+fn wait_for_group(group: i32, limit: Duration) {
     let started = Instant::now();
     // Killed members usually vanish within milliseconds. The /proc scan
     // (which tells zombies waiting to be reaped from live members) runs
@@ -482,7 +488,7 @@ fn wait_until_group_gone(group: i32) {
     // would cost the reducer more than everything else it does.
     let mut next_scan = started + Duration::from_millis(20);
     let mut pause = Duration::from_millis(1);
-    while !group_gone(group) && started.elapsed() < REAP_WAIT {
+    while !group_gone(group) && started.elapsed() < limit {
         if Instant::now() >= next_scan {
             if !group_has_live_member(group) {
                 break;
@@ -535,27 +541,10 @@ fn is_dead(pid: u32) -> bool {
 fn kill_group(child: &mut Child, group: i32, grace: Duration) {
     signal_group(group, libc::SIGTERM);
     let deadline = Instant::now() + grace;
-    let mut child_done = false;
-    let mut next_scan = Instant::now() + Duration::from_millis(20);
-    while Instant::now() < deadline {
-        if !child_done {
-            child_done = matches!(child.wait_timeout(Duration::from_millis(10)), Ok(Some(_)));
-            continue;
-        }
-        // A cheap check first; the /proc scan (which tells zombies, that
-        // only wait to be reaped, from live members) after 20 ms and then
-        // every 100 ms, so that many tests stopping at once do not each
-        // scan /proc.
-        if group_gone(group) {
-            break;
-        }
-        if Instant::now() >= next_scan {
-            if !group_has_live_member(group) {
-                break;
-            }
-            next_scan = Instant::now() + Duration::from_millis(100);
-        }
-        std::thread::sleep(Duration::from_millis(10));
+    let left = || deadline.saturating_duration_since(Instant::now());
+    // The child first (it is ours to reap), then the rest of its group.
+    if matches!(child.wait_timeout(left()), Ok(Some(_))) {
+        wait_for_group(group, left());
     }
     signal_group(group, libc::SIGKILL);
     let _ = child.wait();

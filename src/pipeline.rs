@@ -90,13 +90,10 @@ pub struct Plan {
     phases: Vec<Phase>,
     /// Repeat the phases while a round removes something.
     repeat: bool,
-    /// A last phase run once without the syntax filter (auto, for languages
-    /// whose consumers accept more than the grammar).
-    finish_unfiltered: Option<Phase>,
-    /// `--format compact`: relayout the whitespace at the very end.
-    compact: bool,
-    /// `--rename`: shorten identifiers before the layout.
-    rename: bool,
+    /// Phases run once at the end, in order, without the syntax filter:
+    /// auto's last token pass (for languages whose consumers accept more
+    /// than the grammar), `--rename`, `--format compact`.
+    closing: Vec<Phase>,
     settings: TreeSettings,
     unit_weights: Arc<Vec<u64>>,
 }
@@ -183,10 +180,8 @@ impl Plan {
         };
         let unit_weights = Arc::new(units.byte_lengths());
         let finish_unfiltered = match (cli.algo, lang) {
-            (Algo::Auto, Lang::Tree(l)) if l.grammar().consumers_accept_more => {
-                Some(flat(Minimizer::DrDd))
-            }
-            _ => None,
+            (Algo::Auto, Lang::Tree(l)) => l.grammar().consumers_accept_more,
+            _ => false,
         };
         let compact = cli.format == FormatArg::Compact;
         if cli.rename && tree.is_none() {
@@ -198,11 +193,14 @@ impl Plan {
                  drop --unit or --format"
             );
         }
+        let closing = [
+            finish_unfiltered.then_some(flat(Minimizer::DrDd)),
+            cli.rename.then_some(Phase::Rename),
+            compact.then_some(Phase::Format),
+        ];
         Ok(Plan {
             algo: cli.algo,
-            finish_unfiltered,
-            compact,
-            rename: cli.rename,
+            closing: closing.into_iter().flatten().collect(),
             units,
             unit_name,
             tree,
@@ -252,7 +250,7 @@ impl Plan {
                         .as_ref()
                         .expect("--rename is refused without a tree"),
                 ),
-                Arc::new(self.units.clone()),
+                &self.units,
             )),
             Phase::Flat(m) => Box::new(FlatPolicy::new(
                 m.build(&s.minimizer),
@@ -311,28 +309,30 @@ impl Plan {
         let mut config = start;
         loop {
             let round_start = config.clone();
-            for &phase in &self.phases {
-                let mut policy = self.build(phase);
-                let (next, reason) = reducer.run(&mut policy, config, observer);
-                config = next;
-                if reason != StopReason::Finished {
-                    return (config, reason);
-                }
-            }
+            config = match self.run_phases(&self.phases, reducer, config, observer) {
+                (config, StopReason::Finished) => config,
+                stopped => return stopped,
+            };
             if !self.repeat || config == round_start {
                 break;
             }
         }
-        // What is left runs without the syntax filter: the finishing pass
-        // may leave text the grammar rejects, and layouts are for the
-        // oracle alone to judge.
+        // The closing phases run without the syntax filter: the last token
+        // pass may leave text the grammar rejects, and renamings and
+        // layouts are for the oracle alone to judge.
         reducer.set_filter_enabled(false);
-        let last = self.finish_unfiltered.into_iter();
-        let output = [
-            self.rename.then_some(Phase::Rename),
-            self.compact.then_some(Phase::Format),
-        ];
-        for phase in last.chain(output.into_iter().flatten()) {
+        self.run_phases(&self.closing, reducer, config, observer)
+    }
+
+    /// Runs `phases` in order; stops at the first that does not finish.
+    fn run_phases(
+        &self,
+        phases: &[Phase],
+        reducer: &mut Reducer<'_>,
+        mut config: Configuration,
+        observer: &mut dyn Observer,
+    ) -> (Configuration, StopReason) {
+        for &phase in phases {
             let mut policy = self.build(phase);
             let (next, reason) = reducer.run(&mut policy, config, observer);
             config = next;

@@ -260,7 +260,9 @@ impl<'a> Reducer<'a> {
         let mut phase = PhaseStats::new(policy.name());
         phase.units_before = start.len();
         let mut config = start;
-        self.rebase_filter(&self.units.render(&config));
+        if let Some(filter) = self.active_filter() {
+            filter.rebase(&self.units.render(&config));
+        }
         let reason = loop {
             if let Some(reason) = self.limit_hit() {
                 break reason;

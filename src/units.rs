@@ -102,6 +102,15 @@ impl Units {
         &self.source[self.span(i)]
     }
 
+    /// The text kept unit `u` renders as in `config`, without surrounding
+    /// whitespace: its rewrite, or its own token.
+    pub fn token_text<'a>(&'a self, config: &'a Configuration, u: u32) -> &'a [u8] {
+        match config.rewrites.get(&u) {
+            Some(text) => text,
+            None => self.text(u).trim_ascii(),
+        }
+    }
+
     /// The byte length of every unit (WDD's weights for flat units).
     pub fn byte_lengths(&self) -> Vec<u64> {
         (0..self.len()).map(|i| self.span(i).len() as u64).collect()
@@ -169,7 +178,7 @@ impl Units {
         for i in config.kept.iter() {
             let own = self.text(i);
             let token_len = own.len() - trailing_space(own);
-            let token = config.rewrites.get(&i).map_or(&own[..token_len], |t| t);
+            let token = self.token_text(config, i);
             if let (Some(&a), Some(&b)) = (out.last(), token.first()) {
                 if line_break {
                     out.push(b'\n');

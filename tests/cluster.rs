@@ -4,7 +4,7 @@
 //! `scripts/slurm-single-node.sh` has started the cluster).
 
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 use crate::util::{Sandbox, assert_exit, assert_invariants, assert_no_process, stats};
@@ -139,23 +139,15 @@ fn slurm_jobs_of_an_interrupted_run_are_cancelled() {
         "#!/bin/sh\n[ \"$(wc -l < \"$1\")\" -lt 100 ] && exec sleep 300 reduce-slurm-sleeper\nexit 0\n",
         true,
     );
-    let mut child = Command::new(env!("CARGO_BIN_EXE_reduce"))
-        .args([
-            "--launcher",
-            SRUN,
-            "-j",
-            "4",
-            "--oracle",
-            "slow.sh",
-            "lines.txt",
-        ])
-        .current_dir(sb.path())
-        .env("TMPDIR", sb.tmp())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = sb.spawn_reduce(&[
+        "--launcher",
+        SRUN,
+        "-j",
+        "4",
+        "--oracle",
+        "slow.sh",
+        "lines.txt",
+    ]);
     // Wait until the candidates' jobs run on the cluster.
     let mut running = 0;
     for _ in 0..100 {

@@ -1,6 +1,6 @@
 //! Interruption, limits and refusals through the binary (issue 6).
 
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use crate::util::{Sandbox, assert_exit, assert_invariants, assert_no_process, kill_processes};
@@ -39,15 +39,7 @@ fn run_and_signal(
     delay: Duration,
     signal: i32,
 ) -> std::process::Output {
-    let child = Command::new(env!("CARGO_BIN_EXE_reduce"))
-        .args(args)
-        .current_dir(sb.path())
-        .env("TMPDIR", sb.tmp())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = sb.spawn_reduce(args);
     std::thread::sleep(delay);
     // SAFETY: sending a signal to our own child process.
     unsafe {
@@ -113,16 +105,9 @@ fn a_second_sigint_while_stopping_kills_the_running_tests_and_exits_at_once() {
     // Deaf to SIGTERM, so the first SIGINT's clean stop waits in its grace
     // period; the second one must not leave these tests running.
     let text = slow_case_with(&sb, "deaf.sh", "trap '' TERM\n", "1", marker);
-    let child = Command::new(env!("CARGO_BIN_EXE_reduce"))
-        .args(["--algo", "ddmin", "--unit", "line", "-j", "2"])
-        .args(["--oracle", "deaf.sh", "in.txt"])
-        .current_dir(sb.path())
-        .env("TMPDIR", sb.tmp())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = sb.spawn_reduce(&[
+        "--algo", "ddmin", "--unit", "line", "-j", "2", "--oracle", "deaf.sh", "in.txt",
+    ]);
     // The baseline and the flakiness check take two seconds; then tests run.
     std::thread::sleep(Duration::from_millis(2600));
     for _ in 0..2 {

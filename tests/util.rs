@@ -57,6 +57,28 @@ impl Sandbox {
         fs::read(self.path().join(name)).unwrap()
     }
 
+    /// `reduce ARGS` to run in the sandbox, with its TMPDIR and no stdin.
+    pub fn command(&self, args: &[&str]) -> Command {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_reduce"));
+        command
+            .args(args)
+            .current_dir(self.path())
+            .env("TMPDIR", self.tmp())
+            .stdin(std::process::Stdio::null());
+        command
+    }
+
+    /// Starts `reduce ARGS` in the sandbox (stdout discarded, stderr piped),
+    /// for tests that signal it while it runs.
+    pub fn spawn_reduce(&self, args: &[&str]) -> std::process::Child {
+        use std::process::Stdio;
+        self.command(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap()
+    }
+
     /// Runs `reduce ARGS` in the sandbox.
     pub fn reduce(&self, args: &[&str]) -> Output {
         self.reduce_with_stdin(args, None)
@@ -65,10 +87,8 @@ impl Sandbox {
     pub fn reduce_with_stdin(&self, args: &[&str], stdin: Option<&[u8]>) -> Output {
         use std::io::Write;
         use std::process::Stdio;
-        let mut child = Command::new(env!("CARGO_BIN_EXE_reduce"))
-            .args(args)
-            .current_dir(self.path())
-            .env("TMPDIR", self.tmp())
+        let mut child = self
+            .command(args)
             .stdin(if stdin.is_some() {
                 Stdio::piped()
             } else {
@@ -86,12 +106,8 @@ impl Sandbox {
 
     /// Runs `reduce ARGS` in the sandbox with extra environment variables.
     pub fn reduce_env(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
-        Command::new(env!("CARGO_BIN_EXE_reduce"))
-            .args(args)
-            .current_dir(self.path())
-            .env("TMPDIR", self.tmp())
+        self.command(args)
             .envs(env.iter().copied())
-            .stdin(std::process::Stdio::null())
             .output()
             .unwrap()
     }

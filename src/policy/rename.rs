@@ -35,29 +35,13 @@ pub struct Rename {
 }
 
 impl Rename {
-    pub fn new(tree: Arc<Tree>, units: Arc<Units>) -> Self {
+    /// A policy over `tree`, whose tokens are `units` (copied once).
+    pub fn new(tree: Arc<Tree>, units: &Units) -> Self {
         Rename {
             tree,
-            units,
+            units: Arc::new(units.clone()),
             tried: HashSet::new(),
             queue: Vec::new(),
-        }
-    }
-
-    /// The current text of kept unit `u` (its rewrite, or its own token).
-    fn token_text(&self, config: &Configuration, u: u32) -> Vec<u8> {
-        match config.rewrites.get(&u) {
-            Some(text) => text.to_vec(),
-            None => {
-                let own = self.units.text(u);
-                let len = own.len()
-                    - own
-                        .iter()
-                        .rev()
-                        .take_while(|b| b.is_ascii_whitespace())
-                        .count();
-                own[..len].to_vec()
-            }
         }
     }
 }
@@ -94,7 +78,7 @@ impl Policy for Rename {
         let mut names: BTreeMap<Vec<u8>, Vec<u32>> = BTreeMap::new();
         let mut spelled: HashSet<Vec<u8>> = HashSet::new();
         for u in config.kept.iter() {
-            let text = self.token_text(config, u);
+            let text = self.units.token_text(config, u).to_vec();
             if grammar.is_identifier(self.tree.kind(self.tree.leaf_of(u))) {
                 names.entry(text.clone()).or_default().push(u);
             }

@@ -121,14 +121,6 @@ impl Simplify {
         order
     }
 
-    /// The text unit `u` renders as, without surrounding whitespace.
-    fn token_text<'c>(&'c self, u: u32, config: &'c Configuration) -> &'c [u8] {
-        match config.rewrites.get(&u) {
-            Some(text) => text,
-            None => self.units.text(u).trim_ascii(),
-        }
-    }
-
     /// Whether the kept tokens of `n`, from `first` on, read exactly `text`
     /// (whitespace between them left out).
     fn reads(&self, n: NodeId, first: u32, text: &[u8], config: &Configuration) -> bool {
@@ -137,7 +129,7 @@ impl Simplify {
         let mut rest = text;
         let mut u = first;
         while u < end {
-            let token = self.token_text(u, config);
+            let token = self.units.token_text(config, u);
             let Some(after) = rest.strip_prefix(token) else {
                 return false;
             };
@@ -152,7 +144,7 @@ impl Simplify {
         let pass = self.pass.as_ref().expect("inside a pass");
         match pass.size[n as usize] {
             0 => false,
-            1 => self.token_text(first, config).len() > text.len(),
+            1 => self.units.token_text(config, first).len() > text.len(),
             _ => !self.reads(n, first, text, config),
         }
     }
@@ -254,7 +246,7 @@ mod tests {
         let bytes = config
             .kept
             .iter()
-            .map(|u| policy.token_text(u, config).len())
+            .map(|u| policy.units.token_text(config, u).len())
             .sum();
         (config.len(), bytes)
     }
