@@ -8,6 +8,7 @@
 //! known language are reduced as flat units; [`looks_binary`] tells the CLI
 //! whether to cut them into bytes or into lines and tokens.
 
+use std::collections::VecDeque;
 use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
@@ -18,6 +19,8 @@ use serde_json::Value;
 use crate::grammar::Grammar;
 use crate::reducer::SyntaxFilter;
 use crate::tree::Tree;
+use tree_sitter::InputEdit;
+
 use crate::tree::parse::{PARSE_TIMEOUT, count_errors, edit_between, reparse};
 
 /// A language with a tree-sitter grammar.
@@ -211,19 +214,37 @@ fn replacement_key(key: &str) -> (&str, Option<&str>) {
 /// Candidates are parsed incrementally: the loop tells the check the text
 /// every candidate of a pass derives from ([`SyntaxFilter::rebase`]), and
 /// each candidate is parsed as one edit of that text's tree, so tree-sitter
-/// re-parses only around the change instead of the whole file.
+/// re-parses only around the change instead of the whole file. A candidate
+/// that differs from that text in two places far apart (one proposed on the
+/// guess that a candidate still being tested passes) is parsed instead as an
+/// edit of the recently accepted candidate it is closest to.
 pub struct SyntaxCheck {
     language: Language,
     max_errors: usize,
     timeout: Duration,
-    /// The text candidates are edits of, with its tree.
-    base: Mutex<Option<Arc<Base>>>,
+    bases: Mutex<Bases>,
+}
+
+/// Texts with their trees, to parse candidates as edits of.
+#[derive(Default)]
+struct Bases {
+    /// The text candidates are edits of (the current best).
+    committed: Option<Arc<Base>>,
+    /// The last few accepted candidates, newest last.
+    recent: VecDeque<Arc<Base>>,
 }
 
 struct Base {
     text: Vec<u8>,
     tree: tree_sitter::Tree,
 }
+
+/// How many accepted candidates are kept as bases.
+const RECENT_BASES: usize = 4;
+
+/// An edit of the committed text shorter than this is parsed from it
+/// without looking for a closer base.
+const SMALL_EDIT: usize = 4096;
 
 impl SyntaxCheck {
     /// A check allowing at most `max_errors` parse errors.
@@ -232,7 +253,7 @@ impl SyntaxCheck {
             language,
             max_errors,
             timeout: PARSE_TIMEOUT,
-            base: Mutex::new(None),
+            bases: Mutex::new(Bases::default()),
         }
     }
 
@@ -246,14 +267,32 @@ impl SyntaxCheck {
         self.parse(bytes).map(|t| count_errors(t.root_node()))
     }
 
-    /// `bytes` parsed as an edit of the base text when there is one.
+    /// `bytes` parsed as an edit of the closest base when there is one.
     fn parse(&self, bytes: &[u8]) -> Option<tree_sitter::Tree> {
-        let base = self.base.lock().expect("base poisoned").clone();
-        match base {
-            Some(base) => {
-                let Some(edit) = edit_between(&base.text, bytes) else {
-                    return Some(base.tree.clone());
-                };
+        let (committed, recent) = {
+            let bases = self.bases.lock().expect("bases poisoned");
+            (bases.committed.clone(), bases.recent.clone())
+        };
+        let mut best: Option<(Arc<Base>, Option<InputEdit>)> = None;
+        let span = |edit: &Option<InputEdit>| edit.map_or(0, |e| e.old_end_byte - e.start_byte);
+        if let Some(base) = committed {
+            let edit = edit_between(&base.text, bytes);
+            best = Some((base, edit));
+        }
+        if best
+            .as_ref()
+            .is_none_or(|(_, edit)| span(edit) >= SMALL_EDIT)
+        {
+            for base in recent.into_iter().rev() {
+                let edit = edit_between(&base.text, bytes);
+                if best.as_ref().is_none_or(|(_, e)| span(&edit) < span(e)) {
+                    best = Some((base, edit));
+                }
+            }
+        }
+        match best {
+            Some((base, None)) => Some(base.tree.clone()),
+            Some((base, Some(edit))) => {
                 let mut old = base.tree.clone();
                 old.edit(&edit);
                 reparse(self.language, bytes, Some(&old), self.timeout)
@@ -265,17 +304,39 @@ impl SyntaxCheck {
 
 impl SyntaxFilter for SyntaxCheck {
     fn accepts(&self, bytes: &[u8]) -> bool {
-        self.errors_in(bytes).is_some_and(|n| n <= self.max_errors)
+        let Some(tree) = self.parse(bytes) else {
+            return false;
+        };
+        let accepted = count_errors(tree.root_node()) <= self.max_errors;
+        if accepted {
+            let base = Arc::new(Base {
+                text: bytes.to_vec(),
+                tree,
+            });
+            let mut bases = self.bases.lock().expect("bases poisoned");
+            if bases.recent.len() == RECENT_BASES {
+                bases.recent.pop_front();
+            }
+            bases.recent.push_back(base);
+        }
+        accepted
     }
 
     fn rebase(&self, bytes: &[u8]) {
-        let tree = self.parse(bytes);
-        *self.base.lock().expect("base poisoned") = tree.map(|tree| {
-            Arc::new(Base {
-                text: bytes.to_vec(),
-                tree,
+        // A committed candidate was usually accepted (and parsed) just before.
+        let known = {
+            let bases = self.bases.lock().expect("bases poisoned");
+            bases.recent.iter().rev().find(|b| b.text == bytes).cloned()
+        };
+        let base = known.or_else(|| {
+            self.parse(bytes).map(|tree| {
+                Arc::new(Base {
+                    text: bytes.to_vec(),
+                    tree,
+                })
             })
         });
+        self.bases.lock().expect("bases poisoned").committed = base;
     }
 }
 
@@ -297,6 +358,55 @@ pub fn looks_binary(bytes: &[u8]) -> bool {
 mod tests {
     use super::*;
     use crate::policy::testing::XorShift;
+
+    /// Candidates proposed on a guess derive from another candidate, not
+    /// from the committed text: they differ from it in two places far apart
+    /// and are parsed from the accepted candidate they derive from. The
+    /// errors counted must still be a fresh parse's.
+    #[test]
+    fn candidates_of_accepted_candidates_count_the_errors_a_fresh_parse_counts() {
+        let text = include_str!("../fixtures/json-deep/config.json").as_bytes();
+        let fresh = SyntaxCheck::new(Language::Json, usize::MAX);
+        let incremental = SyntaxCheck::new(Language::Json, usize::MAX);
+        incremental.rebase(text);
+        let mut rng = XorShift::new(11);
+        for _ in 0..20 {
+            // A deletion near the start, accepted (and so kept as a base)...
+            let mut first = text.to_vec();
+            let at = rng.below(2000) as usize;
+            first.drain(at..at + 1 + rng.below(30) as usize);
+            assert!(incremental.accepts(&first));
+            // ... and one near the end of that candidate.
+            let mut second = first.clone();
+            let at = second.len() - 1 - rng.below(2000) as usize;
+            let end = (at + 1 + rng.below(30) as usize).min(second.len());
+            second.drain(at..end);
+            assert_eq!(incremental.errors_in(&second), fresh.errors_in(&second));
+        }
+    }
+
+    #[test]
+    fn the_edit_between_two_texts_spans_their_difference() {
+        let old = [b"x".repeat(200), b"abc".to_vec(), b"y".repeat(150)].concat();
+        let new = [b"x".repeat(200), b"Z".to_vec(), b"y".repeat(150)].concat();
+        let edit = edit_between(&old, &new).expect("they differ");
+        assert_eq!(
+            (edit.start_byte, edit.old_end_byte, edit.new_end_byte),
+            (200, 203, 201)
+        );
+        assert!(edit_between(&old, &old).is_none());
+        // A pure deletion at the end and at the start.
+        let edit = edit_between(&old, &old[..300]).unwrap();
+        assert_eq!(
+            (edit.start_byte, edit.old_end_byte, edit.new_end_byte),
+            (300, 353, 300)
+        );
+        let edit = edit_between(&old, &old[203..]).unwrap();
+        assert_eq!(
+            (edit.start_byte, edit.old_end_byte, edit.new_end_byte),
+            (0, 203, 0)
+        );
+    }
 
     /// The incremental parse is an optimisation only: on random deletions
     /// (of one range and of several) from real C and JSON, relative to a

@@ -19,6 +19,7 @@ pub mod pipeline;
 pub mod policy;
 pub mod progress;
 pub mod reducer;
+pub mod speculation;
 pub mod stats;
 pub mod tree;
 pub mod units;

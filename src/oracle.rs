@@ -18,15 +18,15 @@
 use std::ffi::OsString;
 use std::fs;
 use std::io::{Read, Write};
-use std::os::unix::process::CommandExt;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, mpsc};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
-use wait_timeout::ChildExt;
 
 use crate::reducer::{Candidate, Oracle, TestOutcome, Verdict};
 
@@ -35,8 +35,9 @@ const KILL_GRACE: Duration = Duration::from_millis(200);
 /// The same for a launcher, which must reach a scheduler to cancel its job
 /// (`srun` takes about a second).
 pub const LAUNCHER_KILL_GRACE: Duration = Duration::from_secs(10);
-/// How often a running test looks at its cancel flag.
-const POLL: Duration = Duration::from_millis(20);
+/// How often a running test looks at its cancel flag: a cancelled test
+/// holds a core until it is killed. A wake-up costs two system calls.
+const POLL: Duration = Duration::from_millis(5);
 /// How long a test waits, after killing its group, for the group to be gone.
 const REAP_WAIT: Duration = Duration::from_millis(500);
 /// How long `-v` waits for a finished test's output pipes to close (a
@@ -357,19 +358,19 @@ impl ScriptOracle {
 
     fn wait(&self, child: &mut Child, started: Instant, cancel: &AtomicBool) -> Exit {
         let group = child.id() as i32;
+        let waiter = ExitWaiter::new(child);
         let exit = loop {
             if cancel.load(Ordering::SeqCst) {
-                kill_group(child, group, self.kill_grace());
+                kill_group(child, &waiter, group, self.kill_grace());
                 break Exit::Cancelled;
             }
             let left = self.timeout.saturating_sub(started.elapsed());
             if left.is_zero() {
-                kill_group(child, group, self.kill_grace());
+                kill_group(child, &waiter, group, self.kill_grace());
                 break Exit::Timeout;
             }
-            match child.wait_timeout(left.min(POLL)) {
+            match waiter.wait(child, left.min(POLL)) {
                 Ok(Some(status)) => {
-                    use std::os::unix::process::ExitStatusExt;
                     break match (status.code(), status.signal()) {
                         (Some(code), _) => Exit::Code(code),
                         (None, Some(sig)) => Exit::Signal(sig),
@@ -378,7 +379,7 @@ impl ScriptOracle {
                 }
                 Ok(None) => continue,
                 Err(_) => {
-                    kill_group(child, group, self.kill_grace());
+                    kill_group(child, &waiter, group, self.kill_grace());
                     break Exit::Signal(0);
                 }
             }
@@ -535,15 +536,64 @@ fn is_dead(pid: u32) -> bool {
     proc_stat(&pid.to_string()).is_none_or(|(state, _, _)| matches!(state, 'Z' | 'X'))
 }
 
+/// Waits for a child to exit with a time limit. On Linux it polls a pidfd,
+/// one system call per wake-up; elsewhere (or on kernels without
+/// `pidfd_open`) it uses the `wait-timeout` crate's SIGCHLD self-pipe.
+struct ExitWaiter {
+    pidfd: Option<OwnedFd>,
+}
+
+impl ExitWaiter {
+    fn new(child: &Child) -> Self {
+        #[cfg(target_os = "linux")]
+        {
+            // SAFETY: pidfd_open takes a pid and flags; it returns a new fd or -1.
+            let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, child.id() as libc::pid_t, 0) };
+            if fd >= 0 {
+                // SAFETY: `fd` was just returned by pidfd_open and is owned here only.
+                let pidfd = unsafe { OwnedFd::from_raw_fd(fd as i32) };
+                return ExitWaiter { pidfd: Some(pidfd) };
+            }
+        }
+        let _ = child;
+        ExitWaiter { pidfd: None }
+    }
+
+    /// The child's exit status if it exits within `limit`.
+    fn wait(&self, child: &mut Child, limit: Duration) -> std::io::Result<Option<ExitStatus>> {
+        let Some(pidfd) = &self.pidfd else {
+            return wait_timeout::ChildExt::wait_timeout(child, limit);
+        };
+        let mut poll = libc::pollfd {
+            fd: pidfd.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Some(status) = child.try_wait()? {
+                return Ok(Some(status));
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Ok(None);
+            }
+            let ms = left.as_millis().clamp(1, i32::MAX as u128) as i32;
+            // SAFETY: one valid pollfd; an interrupted poll just loops.
+            unsafe { libc::poll(&mut poll, 1, ms) };
+        }
+    }
+}
+
 /// SIGTERM the group, give it up to `grace` to exit (the child and every
 /// other member: a launcher may still be cancelling its job after the shell
 /// that started it died), then SIGKILL it and reap the child.
-fn kill_group(child: &mut Child, group: i32, grace: Duration) {
+fn kill_group(child: &mut Child, waiter: &ExitWaiter, group: i32, grace: Duration) {
     signal_group(group, libc::SIGTERM);
     let deadline = Instant::now() + grace;
     let left = || deadline.saturating_duration_since(Instant::now());
     // The child first (it is ours to reap), then the rest of its group.
-    if matches!(child.wait_timeout(left()), Ok(Some(_))) {
+    if matches!(waiter.wait(child, left()), Ok(Some(_))) {
         wait_for_group(group, left());
     }
     signal_group(group, libc::SIGKILL);

@@ -1,13 +1,19 @@
 //! The one reduce loop: it alone runs the oracle, consults the cache and keeps the best result.
 //!
 //! A policy proposes, the loop tests. With `jobs == 1` proposals are tested
-//! one at a time. With more jobs the loop speculates along the path of
-//! failures: while proposal `k` is being tested, proposals `k+1, k+2, …` (as
-//! if `k` failed) are tested too, on a clone of the policy. Results are
-//! consumed strictly in proposal order; the first interesting one commits,
-//! the policy is restored from the snapshot taken right after that proposal
-//! was made, and every later test is cancelled. The committed steps are
-//! therefore exactly those of the serial loop, whatever the number of jobs.
+//! one at a time. With more jobs the loop tests ahead: while proposal `k` is
+//! being tested, the proposals that would follow it are tested too, each
+//! made by a copy of the serial loop's state ([`Cursor`]) on a guess of how
+//! the test before it ends. The guess is "fails" unless the
+//! [`OutcomeModel`] says a test that has run this long usually passes (a
+//! compiler rejects a broken candidate at once and takes its full time on one
+//! that still crashes it); then what was proposed after it on the other
+//! guess is cancelled and proposed again. Results are consumed strictly in
+//! proposal order: a result that matches the guess the next proposal was made
+//! on keeps that proposal; one that does not cancels every later test. A pass
+//! commits exactly when the serial loop would. The committed steps are
+//! therefore exactly those of the serial loop, whatever the number of jobs
+//! and however good the guesses.
 //!
 //! With `recheck` on, an interesting verdict from the oracle is settled only
 //! after a second test of the same candidate agrees (where the serial loop
@@ -23,6 +29,7 @@ use std::time::{Duration, Instant};
 use crate::cache::{VerdictCache, key_of};
 use crate::configuration::Configuration;
 use crate::policy::Policy;
+use crate::speculation::{Cursor, OutcomeModel};
 use crate::stats::PhaseStats;
 use crate::units::Units;
 
@@ -259,41 +266,63 @@ impl<'a> Reducer<'a> {
         let began = Instant::now();
         let mut phase = PhaseStats::new(policy.name());
         phase.units_before = start.len();
-        let mut config = start;
         if let Some(filter) = self.active_filter() {
-            filter.rebase(&self.units.render(&config));
+            filter.rebase(&self.units.render(&start));
         }
-        let reason = loop {
-            if let Some(reason) = self.limit_hit() {
-                break reason;
-            }
-            policy.start_pass(&config);
-            let pass = if self.jobs == 1 {
-                self.serial_pass(policy, &config, &mut phase, observer)
-            } else {
-                self.speculative_pass(policy, &config, &mut phase, observer)
-            };
-            let reduced = match pass {
-                Ok(reduced) => reduced,
-                Err(reason) => break reason,
-            };
-            let keep_going = policy.on_reduced(reduced.as_ref().map(|(c, _)| c));
-            if let Some((next, bytes)) = reduced {
-                phase.successes += 1;
-                config = next;
-                self.rebase_filter(&bytes);
-                observer.on_improved(&config, &bytes);
-                observer.on_progress(&phase, &config);
-            }
-            if !keep_going {
-                break StopReason::Finished;
-            }
+        let (config, reason) = if self.jobs == 1 {
+            self.run_serial(policy, start, &mut phase, observer)
+        } else {
+            self.run_speculative(policy, start, &mut phase, observer)
         };
         phase.units_after = config.len();
         phase.seconds = began.elapsed().as_secs_f64();
         observer.on_progress(&phase, &config);
         self.phases.push(phase);
         (config, reason)
+    }
+
+    /// The serial loop: passes of one test at a time.
+    fn run_serial(
+        &mut self,
+        policy: &mut Box<dyn Policy>,
+        start: Configuration,
+        phase: &mut PhaseStats,
+        observer: &mut dyn Observer,
+    ) -> (Configuration, StopReason) {
+        let mut config = start;
+        let reason = loop {
+            if let Some(reason) = self.limit_hit() {
+                break reason;
+            }
+            policy.start_pass(&config);
+            let reduced = match self.serial_pass(policy, &config, phase, observer) {
+                Ok(reduced) => reduced,
+                Err(reason) => break reason,
+            };
+            let keep_going = policy.on_reduced(reduced.as_ref().map(|(c, _)| c));
+            if let Some((next, bytes)) = reduced {
+                config = next;
+                self.commit(&config, &bytes, phase, observer);
+            }
+            if !keep_going {
+                break StopReason::Finished;
+            }
+        };
+        (config, reason)
+    }
+
+    /// Counts and announces a committed candidate.
+    fn commit(
+        &self,
+        config: &Configuration,
+        bytes: &[u8],
+        phase: &mut PhaseStats,
+        observer: &mut dyn Observer,
+    ) {
+        phase.successes += 1;
+        self.rebase_filter(bytes);
+        observer.on_improved(config, bytes);
+        observer.on_progress(phase, config);
     }
 
     /// The syntax filter, if it applies to the current phase.
@@ -440,34 +469,34 @@ impl<'a> Reducer<'a> {
         Ok(None)
     }
 
-    /// One pass with up to `jobs` tests in flight, committing what the serial pass would.
-    #[allow(clippy::type_complexity)]
-    fn speculative_pass(
+    /// The speculative loop: up to `jobs` tests in flight, committing what
+    /// the serial loop would (see the module documentation).
+    fn run_speculative(
         &mut self,
         policy: &mut Box<dyn Policy>,
-        config: &Configuration,
+        start: Configuration,
         phase: &mut PhaseStats,
         observer: &mut dyn Observer,
-    ) -> Result<Option<(Configuration, Vec<u8>)>, StopReason> {
+    ) -> (Configuration, StopReason) {
         let oracle = self.oracle;
         let filter = self.active_filter();
-        let jobs = self.jobs;
+        // A cancelled test keeps its worker until its processes are gone;
+        // spare workers let the next tests start meanwhile.
+        let workers = self.jobs * 2;
         std::thread::scope(|scope| {
             let (job_tx, job_rx) = mpsc::channel::<Job>();
             let job_rx = Arc::new(Mutex::new(job_rx));
-            let (done_tx, done_rx) = mpsc::channel::<(u64, Finished)>();
-            for _ in 0..jobs {
+            let (done_tx, done_rx) = mpsc::channel::<Done>();
+            for _ in 0..workers {
                 let job_rx = Arc::clone(&job_rx);
                 let done_tx = done_tx.clone();
                 scope.spawn(move || {
                     loop {
                         let next = job_rx.lock().expect("job queue poisoned").recv();
                         let Ok(job) = next else { return };
-                        let outcome = if job.cancel.load(Ordering::SeqCst) {
-                            Finished::Tested(TestOutcome {
-                                cancelled: true,
-                                ..Verdict::NotInteresting.into()
-                            })
+                        let began = Instant::now();
+                        let finished = if job.cancel.load(Ordering::SeqCst) {
+                            Finished::Cancelled
                         } else if filter.is_some_and(|f| !f.accepts(&job.bytes)) {
                             Finished::SyntaxRejected
                         } else {
@@ -475,175 +504,259 @@ impl<'a> Reducer<'a> {
                                 config: &job.candidate,
                                 bytes: &job.bytes,
                             };
-                            Finished::Tested(oracle.test(&candidate, &job.cancel))
+                            match oracle.test(&candidate, &job.cancel) {
+                                outcome if outcome.cancelled => Finished::Cancelled,
+                                outcome => Finished::Tested(outcome),
+                            }
                         };
-                        if done_tx.send((job.slot, outcome)).is_err() {
+                        let done = Done {
+                            slot: job.slot,
+                            finished,
+                            took: began.elapsed(),
+                        };
+                        if done_tx.send(done).is_err() {
                             return;
                         }
                     }
                 });
             }
             drop(done_tx);
-            let result = self.speculate(policy, config, phase, observer, &job_tx, &done_rx);
+            let result = self.speculate(policy, start, phase, observer, &job_tx, &done_rx);
             drop(job_tx);
             result
         })
     }
 
-    /// The bookkeeping of [`Self::speculative_pass`], with workers already running.
-    #[allow(clippy::type_complexity)]
+    /// The bookkeeping of [`Self::run_speculative`], with workers already running.
     fn speculate(
         &mut self,
         policy: &mut Box<dyn Policy>,
-        config: &Configuration,
+        start: Configuration,
         phase: &mut PhaseStats,
         observer: &mut dyn Observer,
         job_tx: &mpsc::Sender<Job>,
-        done_rx: &mpsc::Receiver<(u64, Finished)>,
-    ) -> Result<Option<(Configuration, Vec<u8>)>, StopReason> {
-        // `cursor` proposes ahead as if every earlier proposal failed.
-        let mut cursor = policy.clone_box();
-        let mut exhausted = false;
-        let mut slots: VecDeque<Slot> = VecDeque::new();
+        done_rx: &mpsc::Receiver<Done>,
+    ) -> (Configuration, StopReason) {
+        let mut best = Arc::new(start);
+        // The serial loop's state after every settled test; it proposes
+        // when nothing is outstanding (`Some` exactly when `chain` is empty).
+        let mut settled = Some(Cursor::new(policy.clone_box(), Arc::clone(&best)));
+        // Outstanding proposals in the serial loop's order, each made on a
+        // guess of how the one before it ends.
+        let mut chain = Chain::default();
+        let mut model = OutcomeModel::default();
         let mut next_id: u64 = 0;
-        let mut running = 0usize;
-        let cancel_all = |slots: &VecDeque<Slot>| {
-            for s in slots {
-                s.cancel.store(true, Ordering::SeqCst);
-            }
-        };
+        // The guess under which the chain's tail had nothing to follow it.
+        let mut tail_exhausted: Option<bool> = None;
         loop {
-            // Settle finished slots from the front, in proposal order.
-            while let Some(front) = slots.front() {
-                match front.result {
-                    Some(false) => {
-                        slots.pop_front();
-                    }
-                    Some(true) if front.unconfirmed => {
-                        // Re-test it here; the other workers keep going.
-                        let (candidate, bytes, key) = (
-                            Arc::clone(&front.candidate),
-                            Arc::clone(&front.bytes),
-                            front.key,
-                        );
-                        match self.confirm(&candidate, &bytes, key, phase) {
-                            Ok(confirmed) => {
-                                let front = slots.front_mut().expect("front exists");
-                                front.unconfirmed = false;
-                                front.result = Some(confirmed);
-                                observer.on_progress(phase, config);
-                            }
-                            Err(reason) => {
-                                cancel_all(&slots);
-                                return Err(reason);
-                            }
+            // Settle finished tests from the front, in proposal order.
+            while let Some(front) = chain.slots.front() {
+                let Some(passed) = front.result else { break };
+                if passed && front.unconfirmed {
+                    let (candidate, bytes, key) = (
+                        Arc::clone(&front.candidate),
+                        Arc::clone(&front.bytes),
+                        front.key,
+                    );
+                    match self.confirm(&candidate, &bytes, key, phase) {
+                        Ok(confirmed) => {
+                            let front = chain.slots.front_mut().expect("front exists");
+                            front.unconfirmed = false;
+                            front.result = Some(confirmed);
+                            observer.on_progress(phase, &best);
+                            continue;
+                        }
+                        Err(reason) => {
+                            chain.cancel_from(0, phase);
+                            return (Arc::unwrap_or_clone(best), reason);
                         }
                     }
-                    Some(true) => {
-                        let winner = slots.pop_front().expect("front exists");
-                        cancel_all(&slots);
-                        phase.wasted += slots.iter().filter(|s| s.result.is_none()).count() as u64;
-                        *policy = winner.snapshot;
-                        let candidate = Arc::unwrap_or_clone(winner.candidate);
-                        let bytes = Arc::unwrap_or_clone(winner.bytes);
-                        return Ok(Some((candidate, bytes)));
+                }
+                let front = chain.slots.pop_front().expect("front exists");
+                if passed {
+                    best = Arc::clone(&front.candidate);
+                    self.commit(&best, &front.bytes, phase, observer);
+                }
+                if chain
+                    .slots
+                    .front()
+                    .is_some_and(|next| next.after_pass != passed)
+                {
+                    // Everything after was proposed on the wrong guess.
+                    chain.cancel_from(0, phase);
+                }
+                if chain.slots.is_empty() {
+                    let mut cursor = front.snapshot;
+                    if passed {
+                        cursor.commit(front.candidate);
                     }
-                    None => break,
+                    settled = Some(cursor);
+                    tail_exhausted = None;
                 }
             }
-            if slots.is_empty() && exhausted {
-                *policy = cursor;
-                return Ok(None);
-            }
             if let Some(reason) = self.limit_hit() {
-                cancel_all(&slots);
-                return Err(reason);
+                chain.cancel_from(0, phase);
+                return (Arc::unwrap_or_clone(best), reason);
             }
-            // A success known further back means later proposals are not needed.
-            let success_known = slots.iter().any(|s| s.result == Some(true));
-            while !exhausted && !success_known && running < self.jobs {
-                let Some(proposal) = cursor.next_proposal(config) else {
-                    exhausted = true;
+            let pass_after = model.likely_pass_after();
+            // A running test that has become a likely pass: what was proposed
+            // after it on the guess that it fails goes, to be proposed again
+            // on the guess that it passes.
+            if let Some(after) = pass_after
+                && let Some(at) = chain
+                    .slots
+                    .iter()
+                    .position(|s| s.result.is_none() && !s.guessed_pass && s.running_for() >= after)
+            {
+                chain.slots[at].guessed_pass = true;
+                if at + 1 < chain.slots.len() && !chain.slots[at + 1].after_pass {
+                    chain.cancel_from(at + 1, phase);
+                    tail_exhausted = None;
+                }
+            }
+            // Propose ahead while workers are free.
+            while chain.running < self.jobs && chain.slots.len() < self.jobs + MAX_SETTLED_AHEAD {
+                let (mut cursor, after_pass, guessed) = match chain.slots.back() {
+                    None => (
+                        settled
+                            .take()
+                            .expect("a settled cursor when nothing is outstanding"),
+                        false,
+                        false,
+                    ),
+                    Some(tail) => {
+                        let guess = tail.result.unwrap_or(
+                            tail.guessed_pass
+                                || pass_after.is_some_and(|a| tail.running_for() >= a),
+                        );
+                        if tail_exhausted == Some(guess) {
+                            break;
+                        }
+                        let mut cursor = tail.snapshot.clone();
+                        if guess {
+                            cursor.commit(Arc::clone(&tail.candidate));
+                        }
+                        (cursor, guess, guess && tail.result.is_none())
+                    }
+                };
+                let Some(candidate) = cursor.next_candidate() else {
+                    if chain.slots.is_empty() {
+                        *policy = cursor.into_policy();
+                        return (Arc::unwrap_or_clone(best), StopReason::Finished);
+                    }
+                    tail_exhausted = Some(after_pass);
                     break;
                 };
-                let Some(candidate) = config.apply(&proposal) else {
-                    continue; // removes nothing: cannot be progress
-                };
+                tail_exhausted = None;
                 let bytes = self.units.render(&candidate);
                 // The syntax filter, if any, runs in the worker.
                 let (known, key) = self.cached(&bytes, phase);
                 let mut slot = Slot {
                     id: next_id,
-                    snapshot: cursor.clone_box(),
+                    snapshot: cursor,
+                    after_pass,
                     candidate: Arc::new(candidate),
                     bytes: Arc::new(bytes),
                     key,
                     cancel: Arc::new(AtomicBool::new(false)),
-                    result: None,
+                    result: known,
                     unconfirmed: false,
+                    started: None,
+                    guessed_pass: false,
                 };
                 next_id += 1;
-                match known {
-                    Some(known) => slot.result = Some(known),
-                    None => {
-                        running += 1;
-                        let job = Job {
-                            slot: slot.id,
-                            candidate: Arc::clone(&slot.candidate),
-                            bytes: Arc::clone(&slot.bytes),
-                            cancel: Arc::clone(&slot.cancel),
-                        };
-                        job_tx.send(job).expect("workers outlive the pass");
-                    }
+                if known.is_none() {
+                    chain.running += 1;
+                    phase.guessed_pass += u64::from(guessed);
+                    slot.started = Some(Instant::now());
+                    let job = Job {
+                        slot: slot.id,
+                        candidate: Arc::clone(&slot.candidate),
+                        bytes: Arc::clone(&slot.bytes),
+                        cancel: Arc::clone(&slot.cancel),
+                    };
+                    job_tx.send(job).expect("workers outlive the phase");
                 }
-                let settled = slot.result.is_some();
-                slots.push_back(slot);
-                if settled {
-                    break; // settle it before proposing further
-                }
+                chain.slots.push_back(slot);
             }
-            if slots.front().is_some_and(|s| s.result.is_some()) || running == 0 {
+            if chain.slots.front().is_some_and(|s| s.result.is_some()) {
                 continue;
             }
-            match done_rx.recv_timeout(Duration::from_millis(50)) {
-                Ok((id, finished)) => {
-                    running -= 1;
-                    if let Finished::Tested(outcome) = finished
-                        && outcome.cancelled
-                    {
-                        continue; // only slots cancelled by an interrupt get here
-                    }
-                    if let Some(at) = slots.iter().position(|s| s.id == id) {
-                        let key = slots[at].key;
-                        let interesting = match finished {
-                            Finished::Tested(outcome) => self.record(key, outcome, phase),
-                            Finished::SyntaxRejected => {
-                                self.record_rejection(key, phase);
-                                false
-                            }
-                        };
-                        slots[at].result = Some(interesting);
-                        slots[at].unconfirmed = interesting && self.recheck;
-                        observer.on_progress(phase, config);
-                    } else {
-                        // A cancelled test of an earlier pass cannot reach here:
-                        // each pass has its own channel.
-                        unreachable!("result for an unknown slot");
-                    }
+            // Wait for a result, or until a running test becomes a likely pass.
+            let mut wait = Duration::from_millis(50);
+            if let Some(after) = pass_after {
+                for s in chain
+                    .slots
+                    .iter()
+                    .filter(|s| s.result.is_none() && !s.guessed_pass)
+                {
+                    wait = wait.min(after.saturating_sub(s.running_for()));
+                }
+            }
+            match done_rx.recv_timeout(wait) {
+                Ok(done) => {
+                    // Tests cancelled on a wrong guess are no longer in the chain.
+                    let Some(slot) = chain.slots.iter_mut().find(|s| s.id == done.slot) else {
+                        continue;
+                    };
+                    chain.running -= 1;
+                    let interesting = match done.finished {
+                        // Only an interrupt cancels a test still in the chain.
+                        Finished::Cancelled => continue,
+                        Finished::Tested(outcome) => {
+                            let interesting = self.record(slot.key, outcome, phase);
+                            model.record(done.took, interesting);
+                            interesting
+                        }
+                        Finished::SyntaxRejected => {
+                            self.record_rejection(slot.key, phase);
+                            false
+                        }
+                    };
+                    slot.result = Some(interesting);
+                    slot.unconfirmed = interesting && self.recheck;
+                    observer.on_progress(phase, &best);
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
                 Err(mpsc::RecvTimeoutError::Disconnected) => {
-                    unreachable!("workers outlive the pass")
+                    unreachable!("workers outlive the phase")
                 }
             }
         }
     }
 }
 
-/// A proposal being tested ahead, with the policy state right after it was made.
+/// How many proposals already settled without a test (cache hits) may wait
+/// behind the front, beyond one per job.
+const MAX_SETTLED_AHEAD: usize = 32;
+
+/// The outstanding proposals of the speculative loop.
+#[derive(Default)]
+struct Chain {
+    slots: VecDeque<Slot>,
+    /// Tests in flight that are still wanted.
+    running: usize,
+}
+
+impl Chain {
+    /// Drops the proposals from index `at` on, cancelling their tests.
+    fn cancel_from(&mut self, at: usize, phase: &mut PhaseStats) {
+        for slot in self.slots.drain(at..) {
+            if slot.result.is_none() && slot.started.is_some() {
+                slot.cancel.store(true, Ordering::SeqCst);
+                self.running -= 1;
+                phase.wasted += 1;
+            }
+        }
+    }
+}
+
+/// A proposal being tested ahead, with the serial loop's state right after it was made.
 struct Slot {
     id: u64,
-    snapshot: Box<dyn Policy>,
+    snapshot: Cursor,
+    /// The guess it was proposed on: that the proposal before it passed.
+    after_pass: bool,
     candidate: Arc<Configuration>,
     bytes: Arc<Vec<u8>>,
     key: u128,
@@ -652,6 +765,16 @@ struct Slot {
     result: Option<bool>,
     /// Interesting by one oracle test, not yet re-tested (recheck only).
     unconfirmed: bool,
+    /// When its test started (`None` if it needed no test).
+    started: Option<Instant>,
+    /// Running long enough to be guessed a pass.
+    guessed_pass: bool,
+}
+
+impl Slot {
+    fn running_for(&self) -> Duration {
+        self.started.map_or(Duration::ZERO, |s| s.elapsed())
+    }
 }
 
 /// What a worker did with a job.
@@ -659,6 +782,15 @@ enum Finished {
     /// The syntax filter refused the candidate; the oracle did not run.
     SyntaxRejected,
     Tested(TestOutcome),
+    /// Cancelled before or while it ran; its verdict means nothing.
+    Cancelled,
+}
+
+/// A worker's report on a job.
+struct Done {
+    slot: u64,
+    finished: Finished,
+    took: Duration,
 }
 
 /// A test handed to a worker thread.

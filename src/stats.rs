@@ -19,6 +19,9 @@ pub struct PhaseStats {
     pub syntax_rejected: u64,
     /// Oracle runs started speculatively whose result was not needed.
     pub wasted: u64,
+    /// Oracle runs started on the guess that a test still running would
+    /// pass (`-j` > 1, when passing tests are the slow ones).
+    pub guessed_pass: u64,
     pub seconds: f64,
     pub units_before: u32,
     pub units_after: u32,
@@ -89,6 +92,7 @@ impl RunReport {
             "syntax_rejected": self.total(|p| p.syntax_rejected),
             "successes": self.total(|p| p.successes),
             "wasted_tests": self.total(|p| p.wasted),
+            "guessed_pass_tests": self.total(|p| p.guessed_pass),
             "units_before": self.units_before,
             "units_after": self.units_after,
             "bytes_before": self.bytes_before,
@@ -108,6 +112,7 @@ impl RunReport {
                 "timeouts": p.timeouts,
                 "syntax_rejected": p.syntax_rejected,
                 "wasted_tests": p.wasted,
+                "guessed_pass_tests": p.guessed_pass,
                 "seconds": p.seconds,
                 "units_before": p.units_before,
                 "units_after": p.units_after,

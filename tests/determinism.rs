@@ -1,7 +1,9 @@
 //! `-j N` commits exactly what `-j 1` commits, for every policy (issue 5).
 //!
 //! In-process oracles sleep a random few milliseconds so that tests finish
-//! out of order; the sequence of committed results must not change.
+//! out of order, once with passing tests the slow ones (so that the loop also
+//! proposes on the guess that a running test passes); the sequence of
+//! committed results must not change.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -65,23 +67,42 @@ fn program(seed: u64, n: usize) -> (String, Vec<String>) {
     (text, needed)
 }
 
+/// How long the in-process oracle takes.
+#[derive(Clone, Copy, Debug)]
+enum Timing {
+    /// 0-3 ms, whatever the verdict.
+    Random,
+    /// Failures 0-1 ms, passes 3-5 ms (like a compiler that rejects a broken
+    /// candidate at once): the loop learns to guess that a long-running
+    /// test passes and proposes ahead on that guess.
+    PassesSlow,
+}
+
+/// The committed steps and the result, and how many tests were started on
+/// the guess that a running test would pass.
 fn run(
     units: &Units,
     filter: &dyn SyntaxFilter,
     policy: Box<dyn Policy>,
     needed: &[String],
     jobs: usize,
-    seed: u64,
-) -> Vec<Vec<u8>> {
+    (seed, timing): (u64, Timing),
+) -> (Vec<Vec<u8>>, u64) {
     let oracle = |c: &Candidate<'_>| {
-        // Sleep 0-3 ms, varying with the candidate, so completion order is scrambled.
+        // Vary the sleep with the candidate, so completion order is scrambled.
         let h = c
             .bytes
             .iter()
             .fold(seed, |h, &b| h.wrapping_mul(31).wrapping_add(b as u64));
-        std::thread::sleep(Duration::from_micros(h % 3000));
         let text = String::from_utf8_lossy(c.bytes);
-        if needed.iter().all(|n| text.contains(n.as_str())) {
+        let interesting = needed.iter().all(|n| text.contains(n.as_str()));
+        let micros = match timing {
+            Timing::Random => h % 3000,
+            Timing::PassesSlow if interesting => 3000 + h % 2000,
+            Timing::PassesSlow => h % 1000,
+        };
+        std::thread::sleep(Duration::from_micros(micros));
+        if interesting {
             Verdict::Interesting
         } else {
             Verdict::NotInteresting
@@ -94,7 +115,8 @@ fn run(
     let mut policy = policy;
     let (result, _) = reducer.run(&mut policy, Configuration::full(units.len()), &mut steps);
     steps.0.push(units.render(&result));
-    steps.0
+    let guessed = reducer.phases.iter().map(|p| p.guessed_pass).sum();
+    (steps.0, guessed)
 }
 
 type Build = Box<dyn Fn(&Arc<Tree>, &Units) -> Box<dyn Policy>>;
@@ -145,19 +167,27 @@ fn policies() -> Vec<(&'static str, Build)> {
 
 #[test]
 fn four_jobs_commit_the_same_steps_as_one_for_every_policy() {
-    for seed in [3u64, 11] {
+    let mut guessed_passes = 0;
+    for (seed, timing) in [(3u64, Timing::Random), (11, Timing::PassesSlow)] {
         let (text, needed) = program(seed, 6);
         let (tree, units) = parse(Language::C, text.into_bytes()).unwrap();
         let filter = SyntaxCheck::new(Language::C, tree.parse_errors);
         let tree = Arc::new(tree);
         for (name, build) in policies() {
-            let serial = run(&units, &filter, build(&tree, &units), &needed, 1, seed);
-            let parallel = run(&units, &filter, build(&tree, &units), &needed, 4, seed);
+            let oracle = (seed, timing);
+            let (serial, _) = run(&units, &filter, build(&tree, &units), &needed, 1, oracle);
+            let (parallel, guessed) =
+                run(&units, &filter, build(&tree, &units), &needed, 4, oracle);
             assert!(serial.len() > 1, "{name}: nothing was reduced");
             assert_eq!(
                 serial, parallel,
-                "{name} (seed {seed}): -j 4 committed different steps"
+                "{name} (seed {seed}, {timing:?}): -j 4 committed different steps"
             );
+            guessed_passes += guessed;
         }
     }
+    assert!(
+        guessed_passes > 0,
+        "with slow passes, some tests must run on the guess that a running one passes"
+    );
 }

@@ -276,18 +276,12 @@ pub fn reparse(
 /// The single edit that turns `old` into `new`: everything between their
 /// common prefix and their common suffix is replaced. `None` if they are equal.
 pub fn edit_between(old: &[u8], new: &[u8]) -> Option<InputEdit> {
-    let prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+    let prefix = common_prefix(old, new);
     if prefix == old.len() && prefix == new.len() {
         return None;
     }
     let room = old.len().min(new.len()) - prefix;
-    let suffix = old
-        .iter()
-        .rev()
-        .zip(new.iter().rev())
-        .take(room)
-        .take_while(|(a, b)| a == b)
-        .count();
+    let suffix = common_suffix(&old[old.len() - room..], &new[new.len() - room..]);
     let (old_end, new_end) = (old.len() - suffix, new.len() - suffix);
     Some(InputEdit {
         start_byte: prefix,
@@ -297,6 +291,41 @@ pub fn edit_between(old: &[u8], new: &[u8]) -> Option<InputEdit> {
         old_end_position: point_at(old, old_end),
         new_end_position: point_at(new, new_end),
     })
+}
+
+/// Compared a block at a time (a `memcmp` each), then byte by byte.
+const BLOCK: usize = 64;
+
+/// The length of the longest common prefix of `a` and `b`.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let blocks = a
+        .chunks_exact(BLOCK)
+        .zip(b.chunks_exact(BLOCK))
+        .take_while(|(x, y)| x == y)
+        .count();
+    let at = blocks * BLOCK;
+    at + a[at..]
+        .iter()
+        .zip(&b[at..])
+        .take_while(|(x, y)| x == y)
+        .count()
+}
+
+/// The length of the longest common suffix of `a` and `b`.
+fn common_suffix(a: &[u8], b: &[u8]) -> usize {
+    let blocks = a
+        .rchunks_exact(BLOCK)
+        .zip(b.rchunks_exact(BLOCK))
+        .take_while(|(x, y)| x == y)
+        .count();
+    let at = blocks * BLOCK;
+    let (a, b) = (&a[..a.len() - at], &b[..b.len() - at]);
+    at + a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count()
 }
 
 /// Row and byte column of offset `at` in `text`.

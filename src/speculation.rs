@@ -1,0 +1,208 @@
+//! What the parallel reduce loop needs to test ahead: a replay of the serial
+//! loop on a copy of the policy, and a guess of which way a running test goes.
+//!
+//! [`Cursor`] is the serial loop's control flow (start a pass, ask for
+//! proposals, tell the policy how the pass ended) over a clone of the policy,
+//! so that the loop in `reducer.rs` can ask "what would be tested next if
+//! this test failed" and, just as well, "if it passed". [`OutcomeModel`]
+//! learns from finished tests how long passing and failing ones take, and
+//! tells when a test still running has become more likely to pass than to
+//! fail (compilers reject a broken candidate in milliseconds and take their
+//! full time on one that still crashes them). Neither starts a process;
+//! neither changes what is committed, only what is tested ahead.
+
+use std::collections::VecDeque;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::configuration::Configuration;
+use crate::policy::Policy;
+
+/// The serial loop's position in a phase, on its own copy of the policy.
+pub struct Cursor {
+    policy: Box<dyn Policy>,
+    /// The configuration the current pass works on (the best so far on
+    /// this branch of outcomes).
+    base: Arc<Configuration>,
+    in_pass: bool,
+    finished: bool,
+}
+
+impl Clone for Cursor {
+    fn clone(&self) -> Self {
+        Cursor {
+            policy: self.policy.clone_box(),
+            base: Arc::clone(&self.base),
+            in_pass: self.in_pass,
+            finished: self.finished,
+        }
+    }
+}
+
+impl Cursor {
+    /// A phase about to start on `base`.
+    pub fn new(policy: Box<dyn Policy>, base: Arc<Configuration>) -> Self {
+        Cursor {
+            policy,
+            base,
+            in_pass: false,
+            finished: false,
+        }
+    }
+
+    /// The next candidate the serial loop would test, given that the
+    /// previous one (if any) failed; `None` when the phase is over on this
+    /// branch. Ends passes and starts new ones as the serial loop does.
+    pub fn next_candidate(&mut self) -> Option<Configuration> {
+        while !self.finished {
+            if !self.in_pass {
+                self.policy.start_pass(&self.base);
+                self.in_pass = true;
+            }
+            match self.policy.next_proposal(&self.base) {
+                // A proposal that removes nothing cannot be progress.
+                Some(proposal) => {
+                    if let Some(candidate) = self.base.apply(&proposal) {
+                        return Some(candidate);
+                    }
+                }
+                None => {
+                    self.in_pass = false;
+                    self.finished = !self.policy.on_reduced(None);
+                }
+            }
+        }
+        None
+    }
+
+    /// What the serial loop does when the last candidate passed: the pass
+    /// ends with it, and it becomes the base.
+    pub fn commit(&mut self, candidate: Arc<Configuration>) {
+        self.in_pass = false;
+        self.finished = !self.policy.on_reduced(Some(&candidate));
+        self.base = candidate;
+    }
+
+    pub fn into_policy(self) -> Box<dyn Policy> {
+        self.policy
+    }
+}
+
+/// How many recent oracle tests the model remembers.
+const MEMORY: usize = 64;
+/// Fewest tests before the model guesses anything.
+const MIN_SAMPLES: usize = 8;
+/// Fewest tests at least as long as the threshold for it to count.
+const MIN_TAIL: usize = 4;
+/// How much more likely than failing a pass must be to be guessed.
+const PASS_SHARE: f64 = 0.6;
+
+/// Recent oracle tests' durations and verdicts, and from them the running
+/// time after which a test is more likely to pass than to fail.
+#[derive(Default)]
+pub struct OutcomeModel {
+    recent: VecDeque<(Duration, bool)>,
+    /// Cached answer of [`Self::likely_pass_after`].
+    threshold: Option<Duration>,
+}
+
+impl OutcomeModel {
+    /// Learns from a finished oracle test.
+    pub fn record(&mut self, took: Duration, interesting: bool) {
+        if self.recent.len() == MEMORY {
+            self.recent.pop_front();
+        }
+        self.recent.push_back((took, interesting));
+        self.threshold = self.compute_threshold();
+    }
+
+    /// The shortest running time after which, among the remembered tests
+    /// that ran at least that long, at least [`PASS_SHARE`] passed; `None`
+    /// if there is no such time (e.g. passing tests are not the slow ones).
+    /// `Some(ZERO)` when most tests pass anyway.
+    pub fn likely_pass_after(&self) -> Option<Duration> {
+        self.threshold
+    }
+
+    fn compute_threshold(&self) -> Option<Duration> {
+        if self.recent.len() < MIN_SAMPLES {
+            return None;
+        }
+        let mut samples: Vec<(Duration, bool)> = self.recent.iter().copied().collect();
+        samples.sort_unstable();
+        // Walk from the longest down, keeping counts of the tail ≥ each duration.
+        let mut passed = 0usize;
+        let mut best = None;
+        for (seen, &(took, interesting)) in samples.iter().rev().enumerate() {
+            passed += usize::from(interesting);
+            let tail = seen + 1;
+            // Tests of equal length count together.
+            let tied_with_next =
+                samples.len() > tail && samples[samples.len() - 1 - tail].0 == took;
+            if !tied_with_next && tail >= MIN_TAIL && passed as f64 >= PASS_SHARE * tail as f64 {
+                best = Some(took);
+            }
+        }
+        // When most of all tests pass, guess a pass from the start.
+        let all_passed = samples.iter().filter(|s| s.1).count();
+        if all_passed as f64 >= PASS_SHARE * samples.len() as f64 {
+            return Some(Duration::ZERO);
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    #[test]
+    fn slow_passing_tests_make_a_long_running_test_a_likely_pass() {
+        let mut model = OutcomeModel::default();
+        for i in 0..30 {
+            // Failures take 10-19 ms, passes 100-109 ms; one pass in three.
+            if i % 3 == 0 {
+                model.record(ms(100 + i % 10), true);
+            } else {
+                model.record(ms(10 + i % 10), false);
+            }
+        }
+        let after = model
+            .likely_pass_after()
+            .expect("passes are the slow tests");
+        // Most tests are failures of 10-19 ms: a test at 12 ms is a likely
+        // failure, one that has run 100 ms a likely pass.
+        assert!(after > ms(12) && after <= ms(100), "{after:?}");
+    }
+
+    #[test]
+    fn no_guess_when_passing_tests_are_not_slower() {
+        let mut model = OutcomeModel::default();
+        for i in 0..30 {
+            model.record(ms(10 + i % 7), i % 4 == 0);
+        }
+        assert_eq!(model.likely_pass_after(), None);
+    }
+
+    #[test]
+    fn mostly_passing_tests_are_guessed_to_pass_from_the_start() {
+        let mut model = OutcomeModel::default();
+        for i in 0..20 {
+            model.record(ms(10), i % 5 != 0);
+        }
+        assert_eq!(model.likely_pass_after(), Some(Duration::ZERO));
+    }
+
+    #[test]
+    fn too_few_tests_give_no_guess() {
+        let mut model = OutcomeModel::default();
+        for _ in 0..MIN_SAMPLES - 1 {
+            model.record(ms(100), true);
+        }
+        assert_eq!(model.likely_pass_after(), None);
+    }
+}
