@@ -7,7 +7,7 @@
 //! Candidates the syntax filter refused are remembered apart from oracle
 //! verdicts: a later phase that runs without the filter must still test them.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use xxhash_rust::xxh3::xxh3_128;
 

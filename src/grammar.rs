@@ -10,7 +10,7 @@
 //! delete, tokens that may go on their own, texts a node may be replaced by)
 //! is layered on top from `grammars/*.json` by `crate::lang`.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
 
 use anyhow::{Context, Result, bail};

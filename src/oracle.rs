@@ -578,7 +578,8 @@ impl ExitWaiter {
             if left.is_zero() {
                 return Ok(None);
             }
-            let ms = left.as_millis().clamp(1, i32::MAX as u128) as i32;
+            // Rounded up: a poll that ends early only costs another round.
+            let ms = left.as_micros().div_ceil(1000).min(i32::MAX as u128) as i32;
             // SAFETY: one valid pollfd; an interrupted poll just loops.
             unsafe { libc::poll(&mut poll, 1, ms) };
         }

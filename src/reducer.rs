@@ -696,13 +696,18 @@ impl<'a> Reducer<'a> {
             match done_rx.recv_timeout(wait) {
                 Ok(done) => {
                     // Tests cancelled on a wrong guess are no longer in the chain.
-                    let Some(slot) = chain.slots.iter_mut().find(|s| s.id == done.slot) else {
+                    let Some(at) = chain.slots.iter().position(|s| s.id == done.slot) else {
                         continue;
                     };
+                    if matches!(done.finished, Finished::Cancelled) {
+                        // Only a stop cancels a test still in the chain.
+                        chain.cancel_from(0, phase);
+                        let reason = self.limit_hit().unwrap_or(StopReason::Interrupted);
+                        return (Arc::unwrap_or_clone(best), reason);
+                    }
                     chain.running -= 1;
+                    let slot = &mut chain.slots[at];
                     let interesting = match done.finished {
-                        // Only an interrupt cancels a test still in the chain.
-                        Finished::Cancelled => continue,
                         Finished::Tested(outcome) => {
                             let interesting = self.record(slot.key, outcome, phase);
                             model.record(done.took, interesting);
@@ -712,6 +717,7 @@ impl<'a> Reducer<'a> {
                             self.record_rejection(slot.key, phase);
                             false
                         }
+                        Finished::Cancelled => unreachable!("handled above"),
                     };
                     slot.result = Some(interesting);
                     slot.unconfirmed = interesting && self.recheck;

@@ -177,7 +177,7 @@ pub(crate) fn carry_state<T: Copy>(
             *pos != GONE
         });
     } else {
-        let known: std::collections::HashMap<u32, T> =
+        let known: rustc_hash::FxHashMap<u32, T> =
             ids.iter().copied().zip(state.iter().copied()).collect();
         state.clear();
         state.extend(
