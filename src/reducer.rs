@@ -281,7 +281,7 @@ impl<'a> Reducer<'a> {
         (config, reason)
     }
 
-    /// The serial loop: passes of one test at a time.
+    /// The serial loop: one test at a time, in the order the policy proposes.
     fn run_serial(
         &mut self,
         policy: &mut Box<dyn Policy>,
@@ -289,26 +289,50 @@ impl<'a> Reducer<'a> {
         phase: &mut PhaseStats,
         observer: &mut dyn Observer,
     ) -> (Configuration, StopReason) {
-        let mut config = start;
+        let never = AtomicBool::new(false);
+        let mut best = Arc::new(start);
+        let mut cursor = Cursor::new(policy.clone_box(), Arc::clone(&best));
         let reason = loop {
             if let Some(reason) = self.limit_hit() {
                 break reason;
             }
-            policy.start_pass(&config);
-            let reduced = match self.serial_pass(policy, &config, phase, observer) {
-                Ok(reduced) => reduced,
-                Err(reason) => break reason,
-            };
-            let keep_going = policy.on_reduced(reduced.as_ref().map(|(c, _)| c));
-            if let Some((next, bytes)) = reduced {
-                config = next;
-                self.commit(&config, &bytes, phase, observer);
-            }
-            if !keep_going {
+            let Some(candidate) = cursor.next_candidate() else {
                 break StopReason::Finished;
+            };
+            let bytes = self.units.render(&candidate);
+            let (quick, key) = self.quick_verdict(&bytes, phase);
+            let interesting = match quick {
+                Quick::Known(known) => known,
+                Quick::NeedsOracle => {
+                    let judged = Candidate {
+                        config: &candidate,
+                        bytes: &bytes,
+                    };
+                    let cancel = self.limits.interrupt.as_deref().unwrap_or(&never);
+                    let outcome = self.oracle.test(&judged, cancel);
+                    if outcome.cancelled {
+                        break self.limit_hit().unwrap_or(StopReason::Interrupted);
+                    }
+                    let mut interesting = self.record(key, outcome, phase);
+                    observer.on_progress(phase, &best);
+                    if interesting && self.recheck {
+                        match self.confirm(&candidate, &bytes, key, phase) {
+                            Ok(confirmed) => interesting = confirmed,
+                            Err(reason) => break reason,
+                        }
+                        observer.on_progress(phase, &best);
+                    }
+                    interesting
+                }
+            };
+            if interesting {
+                best = Arc::new(candidate);
+                cursor.commit(Arc::clone(&best));
+                self.commit(&best, &bytes, phase, observer);
             }
         };
-        (config, reason)
+        *policy = cursor.into_policy();
+        (Arc::unwrap_or_clone(best), reason)
     }
 
     /// Counts and announces a committed candidate.
@@ -419,54 +443,6 @@ impl<'a> Reducer<'a> {
             cache.insert(key, confirmed);
         }
         Ok(confirmed)
-    }
-
-    /// One pass, one test at a time. `Ok(Some)` = committed a candidate.
-    #[allow(clippy::type_complexity)]
-    fn serial_pass(
-        &mut self,
-        policy: &mut Box<dyn Policy>,
-        config: &Configuration,
-        phase: &mut PhaseStats,
-        observer: &mut dyn Observer,
-    ) -> Result<Option<(Configuration, Vec<u8>)>, StopReason> {
-        let never = AtomicBool::new(false);
-        while let Some(proposal) = policy.next_proposal(config) {
-            let Some(candidate) = config.apply(&proposal) else {
-                continue; // removes nothing: cannot be progress
-            };
-            let bytes = self.units.render(&candidate);
-            let (quick, key) = self.quick_verdict(&bytes, phase);
-            let interesting = match quick {
-                Quick::Known(known) => known,
-                Quick::NeedsOracle => {
-                    if let Some(reason) = self.limit_hit() {
-                        return Err(reason);
-                    }
-                    let outcome = self.oracle.test(
-                        &Candidate {
-                            config: &candidate,
-                            bytes: &bytes,
-                        },
-                        self.limits.interrupt.as_deref().unwrap_or(&never),
-                    );
-                    if outcome.cancelled {
-                        return Err(self.limit_hit().unwrap_or(StopReason::Interrupted));
-                    }
-                    let mut interesting = self.record(key, outcome, phase);
-                    observer.on_progress(phase, config);
-                    if interesting && self.recheck {
-                        interesting = self.confirm(&candidate, &bytes, key, phase)?;
-                        observer.on_progress(phase, config);
-                    }
-                    interesting
-                }
-            };
-            if interesting {
-                return Ok(Some((candidate, bytes)));
-            }
-        }
-        Ok(None)
     }
 
     /// The speculative loop: up to `jobs` tests in flight, committing what

@@ -1,10 +1,11 @@
 //! What the parallel reduce loop needs to test ahead: a replay of the serial
 //! loop on a copy of the policy, and a guess of which way a running test goes.
 //!
-//! [`Cursor`] is the serial loop's control flow (start a pass, ask for
-//! proposals, tell the policy how the pass ended) over a clone of the policy,
-//! so that the loop in `reducer.rs` can ask "what would be tested next if
-//! this test failed" and, just as well, "if it passed". [`OutcomeModel`]
+//! [`Cursor`] is the policy protocol's control flow (start a pass, ask for
+//! proposals, tell the policy how the pass ended) over one copy of the
+//! policy. The serial loop in `reducer.rs` drives one; the parallel loop
+//! copies it to ask "what would be tested next if this test failed" and,
+//! just as well, "if it passed". [`OutcomeModel`]
 //! learns from finished tests how long passing and failing ones take, and
 //! tells when a test still running has become more likely to pass than to
 //! fail (compilers reject a broken candidate in milliseconds and take their
