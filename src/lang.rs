@@ -317,7 +317,9 @@ impl SyntaxFilter for SyntaxCheck {
             if bases.recent.len() == RECENT_BASES {
                 bases.recent.pop_front();
             }
-            bases.recent.push_back(base);
+            if RECENT_BASES > 0 {
+                bases.recent.push_back(base);
+            }
         }
         accepted
     }

@@ -35,9 +35,12 @@ const KILL_GRACE: Duration = Duration::from_millis(200);
 /// The same for a launcher, which must reach a scheduler to cancel its job
 /// (`srun` takes about a second).
 pub const LAUNCHER_KILL_GRACE: Duration = Duration::from_secs(10);
-/// How often a running test looks at its cancel flag: a cancelled test
-/// holds a core until it is killed. A wake-up costs two system calls.
-const POLL: Duration = Duration::from_millis(5);
+/// How often a running test looks at its cancel flag: every tenth of its
+/// running time so far, within these bounds. A cancelled test holds a core
+/// until it is killed, which matters most for short tests; each look costs
+/// two system calls, which matters for long ones.
+const POLL_MIN: Duration = Duration::from_millis(2);
+const POLL_MAX: Duration = Duration::from_millis(20);
 /// How long a test waits, after killing its group, for the group to be gone.
 const REAP_WAIT: Duration = Duration::from_millis(500);
 /// How long `-v` waits for a finished test's output pipes to close (a
@@ -369,7 +372,8 @@ impl ScriptOracle {
                 kill_group(child, &waiter, group, self.kill_grace());
                 break Exit::Timeout;
             }
-            match waiter.wait(child, left.min(POLL)) {
+            let poll = (started.elapsed() / 10).clamp(POLL_MIN, POLL_MAX);
+            match waiter.wait(child, left.min(poll)) {
                 Ok(Some(status)) => {
                     break match (status.code(), status.signal()) {
                         (Some(code), _) => Exit::Code(code),
