@@ -15,12 +15,11 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
+use tree_sitter::InputEdit;
 
 use crate::grammar::Grammar;
 use crate::reducer::SyntaxFilter;
 use crate::tree::Tree;
-use tree_sitter::InputEdit;
-
 use crate::tree::parse::{PARSE_TIMEOUT, count_errors, edit_between, reparse};
 
 /// A language with a tree-sitter grammar.

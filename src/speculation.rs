@@ -95,7 +95,8 @@ const MEMORY: usize = 64;
 const MIN_SAMPLES: usize = 8;
 /// Fewest tests at least as long as the threshold for it to count.
 const MIN_TAIL: usize = 4;
-/// How much more likely than failing a pass must be to be guessed.
+/// The share of the tests that ran at least as long that must have passed
+/// for a running test to be guessed a pass.
 const PASS_SHARE: f64 = 0.6;
 
 /// Recent oracle tests' durations and verdicts, and from them the running
