@@ -268,20 +268,18 @@ impl SyntaxCheck {
 
     /// `bytes` parsed as an edit of the closest base when there is one.
     fn parse(&self, bytes: &[u8]) -> Option<tree_sitter::Tree> {
-        let (committed, recent) = {
-            let bases = self.bases.lock().expect("bases poisoned");
-            (bases.committed.clone(), bases.recent.clone())
-        };
-        let mut best: Option<(Arc<Base>, Option<InputEdit>)> = None;
+        let committed = self.bases.lock().expect("bases poisoned").committed.clone();
         let span = |edit: &Option<InputEdit>| edit.map_or(0, |e| e.old_end_byte - e.start_byte);
-        if let Some(base) = committed {
+        let mut best: Option<(Arc<Base>, Option<InputEdit>)> = committed.map(|base| {
             let edit = edit_between(&base.text, bytes);
-            best = Some((base, edit));
-        }
+            (base, edit)
+        });
         if best
             .as_ref()
             .is_none_or(|(_, edit)| span(edit) >= SMALL_EDIT)
         {
+            // Only then are the recent bases looked at (and their list copied).
+            let recent = self.bases.lock().expect("bases poisoned").recent.clone();
             for base in recent.into_iter().rev() {
                 let edit = edit_between(&base.text, bytes);
                 if best.as_ref().is_none_or(|(_, e)| span(&edit) < span(e)) {

@@ -581,11 +581,10 @@ impl<'a> Reducer<'a> {
             // A running test that has become a likely pass: what was proposed
             // after it on the guess that it fails goes, to be proposed again
             // on the guess that it passes.
-            if let Some(after) = pass_after
-                && let Some(at) = chain
-                    .slots
-                    .iter()
-                    .position(|s| s.result.is_none() && !s.guessed_pass && s.running_for() >= after)
+            if let Some(at) = chain
+                .slots
+                .iter()
+                .position(|s| s.result.is_none() && !s.guessed_pass && s.guesses_pass(pass_after))
             {
                 chain.slots[at].guessed_pass = true;
                 if at + 1 < chain.slots.len() && !chain.slots[at + 1].after_pass {
@@ -594,7 +593,7 @@ impl<'a> Reducer<'a> {
                 }
             }
             // Propose ahead while workers are free.
-            while chain.running < self.jobs && chain.slots.len() < self.jobs + MAX_SETTLED_AHEAD {
+            while chain.running() < self.jobs && chain.slots.len() < self.jobs + MAX_SETTLED_AHEAD {
                 let (mut cursor, after_pass, guessed) = match chain.slots.back() {
                     None => (
                         settled
@@ -604,10 +603,7 @@ impl<'a> Reducer<'a> {
                         false,
                     ),
                     Some(tail) => {
-                        let guess = tail.result.unwrap_or(
-                            tail.guessed_pass
-                                || pass_after.is_some_and(|a| tail.running_for() >= a),
-                        );
+                        let guess = tail.result.unwrap_or(tail.guesses_pass(pass_after));
                         if tail_exhausted == Some(guess) {
                             break;
                         }
@@ -645,7 +641,6 @@ impl<'a> Reducer<'a> {
                 };
                 next_id += 1;
                 if known.is_none() {
-                    chain.running += 1;
                     phase.guessed_pass += u64::from(guessed);
                     slot.started = Some(Instant::now());
                     let job = Job {
@@ -684,7 +679,6 @@ impl<'a> Reducer<'a> {
                         let reason = self.limit_hit().unwrap_or(StopReason::Interrupted);
                         return (Arc::unwrap_or_clone(best), reason);
                     }
-                    chain.running -= 1;
                     let slot = &mut chain.slots[at];
                     let interesting = match done.finished {
                         Finished::Tested(outcome) => {
@@ -719,17 +713,20 @@ const MAX_SETTLED_AHEAD: usize = 32;
 #[derive(Default)]
 struct Chain {
     slots: VecDeque<Slot>,
-    /// Tests in flight that are still wanted.
-    running: usize,
 }
 
 impl Chain {
+    /// Tests in flight that are still wanted: a slot without a result is
+    /// being tested (cancelled ones leave the chain).
+    fn running(&self) -> usize {
+        self.slots.iter().filter(|s| s.result.is_none()).count()
+    }
+
     /// Drops the proposals from index `at` on, cancelling their tests.
     fn cancel_from(&mut self, at: usize, phase: &mut PhaseStats) {
         for slot in self.slots.drain(at..) {
-            if slot.result.is_none() && slot.started.is_some() {
+            if slot.result.is_none() {
                 slot.cancel.store(true, Ordering::SeqCst);
-                self.running -= 1;
                 phase.wasted += 1;
             }
         }
@@ -759,6 +756,12 @@ struct Slot {
 impl Slot {
     fn running_for(&self) -> Duration {
         self.started.map_or(Duration::ZERO, |s| s.elapsed())
+    }
+
+    /// Whether its test, still running, is guessed to pass: it was guessed
+    /// so before, or has now run past the model's `likely_pass_after`.
+    fn guesses_pass(&self, likely_pass_after: Option<Duration>) -> bool {
+        self.guessed_pass || likely_pass_after.is_some_and(|a| self.running_for() >= a)
     }
 }
 

@@ -130,6 +130,11 @@ impl OutcomeModel {
         if self.recent.len() < MIN_SAMPLES {
             return None;
         }
+        // When most of all tests pass, guess a pass from the start.
+        let all_passed = self.recent.iter().filter(|s| s.1).count();
+        if all_passed as f64 >= PASS_SHARE * self.recent.len() as f64 {
+            return Some(Duration::ZERO);
+        }
         let mut samples: Vec<(Duration, bool)> = self.recent.iter().copied().collect();
         samples.sort_unstable();
         // Walk from the longest down, keeping counts of the tail ≥ each duration.
@@ -144,11 +149,6 @@ impl OutcomeModel {
             if !tied_with_next && tail >= MIN_TAIL && passed as f64 >= PASS_SHARE * tail as f64 {
                 best = Some(took);
             }
-        }
-        // When most of all tests pass, guess a pass from the start.
-        let all_passed = samples.iter().filter(|s| s.1).count();
-        if all_passed as f64 >= PASS_SHARE * samples.len() as f64 {
-            return Some(Duration::ZERO);
         }
         best
     }
