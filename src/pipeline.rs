@@ -13,6 +13,7 @@ use anyhow::{Result, bail};
 use crate::cli::{Algo, Cli, FormatArg, Inner, PersesScheduleArg, UnitArg};
 use crate::configuration::Configuration;
 use crate::lang::Language;
+use crate::policy::drdd::DrDd;
 use crate::policy::flat::FlatPolicy;
 use crate::policy::format::Format;
 use crate::policy::hdd::{Hdd, HddOptions};
@@ -60,6 +61,9 @@ enum Phase {
     Hdd,
     Perses,
     Tpdd,
+    /// One scan of single-token deletions without the syntax filter (auto's
+    /// last pass for languages whose consumers accept more than the grammar).
+    UnfilteredScan,
     /// Per-language replacements (an expression by `0`, a block by `{}`, ...).
     Simplify,
     /// Tighter whitespace layouts (`--format compact`).
@@ -194,7 +198,7 @@ impl Plan {
             );
         }
         let closing = [
-            finish_unfiltered.then_some(flat(Minimizer::DrDd)),
+            finish_unfiltered.then_some(Phase::UnfilteredScan),
             cli.rename.then_some(Phase::Rename),
             compact.then_some(Phase::Format),
         ];
@@ -251,6 +255,13 @@ impl Plan {
                         .expect("--rename is refused without a tree"),
                 ),
                 &self.units,
+            )),
+            // One scan: the filtered phases before it are 1-minimal already,
+            // and a second scan found nothing on any shared bench case while
+            // costing as many tests as the first (docs/benchmarks.md).
+            Phase::UnfilteredScan => Box::new(FlatPolicy::new(
+                Box::new(DrDd::single_scans(Some(1))),
+                Arc::clone(&self.unit_weights),
             )),
             Phase::Flat(m) => Box::new(FlatPolicy::new(
                 m.build(&s.minimizer),
@@ -350,8 +361,9 @@ pub fn list_algos() -> String {
 Algorithms (--algo):
   auto     default: perses (sweep schedule, inner drdd) to its fixpoint, then simplify
            (per-language rewrites), then token-level drdd, repeated while a round still
-           removes something; for C, a last drdd pass without the syntax filter (implicit
-           int and the like); without a grammar, drdd over tokens (bytes for binary input).
+           removes something; for C, a last scan of single-token deletions without the
+           syntax filter (implicit int and the like); without a grammar, drdd over tokens
+           (bytes for binary input).
   ddmin    ddmin over flat units. 1-minimal. O(n²) tests worst case, O(log n) at best.
   drdd     Dr. DD: coarse levels scanned once, single-unit scans until one changes nothing.
            1-minimal (with the default --restarts). Pick it for flat inputs.

@@ -80,6 +80,20 @@ impl DrDd {
         }
     }
 
+    /// Dr. DD without its coarse levels: single-element scans only, at most
+    /// `restarts` of them (`None`: until one removes nothing). For a list
+    /// whose blocks were all tried already, e.g. the default pipeline's
+    /// last pass without the syntax filter.
+    pub fn single_scans(restarts: Option<u32>) -> Self {
+        DrDd {
+            stage: Stage::Single {
+                scan: 1,
+                removed: false,
+            },
+            ..DrDd::new(restarts)
+        }
+    }
+
     /// Whether another single-element scan may follow scan number `scan`.
     fn may_scan_after(&self, scan: u32) -> bool {
         self.restarts.is_none_or(|budget| scan < budget)
@@ -198,6 +212,23 @@ mod tests {
         assert_eq!(calls, 12);
         // One scan only: the same first 10 calls.
         let (kept, calls) = run_flat(Box::new(DrDd::new(Some(1))), 8, |keeps| {
+            keeps(1) && keeps(6)
+        });
+        assert_eq!(kept, vec![1, 6]);
+        assert_eq!(calls, 10);
+    }
+
+    #[test]
+    fn single_scans_skip_the_coarse_levels() {
+        // Elements 0..8, 1 and 6 needed: one scan tries each element once
+        // (8 calls), deleting all but 1 and 6; no block is ever tried.
+        let (kept, calls) = run_flat(Box::new(DrDd::single_scans(Some(1))), 8, |keeps| {
+            keeps(1) && keeps(6)
+        });
+        assert_eq!(kept, vec![1, 6]);
+        assert_eq!(calls, 8);
+        // Unbounded: a second scan confirms (2 more calls).
+        let (kept, calls) = run_flat(Box::new(DrDd::single_scans(None)), 8, |keeps| {
             keeps(1) && keeps(6)
         });
         assert_eq!(kept, vec![1, 6]);
