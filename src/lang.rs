@@ -15,12 +15,13 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
-use tree_sitter::InputEdit;
 
 use crate::grammar::Grammar;
 use crate::reducer::SyntaxFilter;
 use crate::tree::Tree;
-use crate::tree::parse::{PARSE_TIMEOUT, count_errors, edit_between, reparse};
+use crate::tree::parse::{
+    ByteEdit, LineIndex, PARSE_TIMEOUT, byte_edit, count_errors, input_edit, reparse,
+};
 
 /// A language with a tree-sitter grammar.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -235,7 +236,18 @@ struct Bases {
 
 struct Base {
     text: Vec<u8>,
+    lines: LineIndex,
     tree: tree_sitter::Tree,
+}
+
+impl Base {
+    fn new(text: &[u8], tree: tree_sitter::Tree) -> Arc<Self> {
+        Arc::new(Base {
+            text: text.to_vec(),
+            lines: LineIndex::new(text),
+            tree,
+        })
+    }
 }
 
 /// How many accepted candidates are kept as bases.
@@ -269,9 +281,9 @@ impl SyntaxCheck {
     /// `bytes` parsed as an edit of the closest base when there is one.
     fn parse(&self, bytes: &[u8]) -> Option<tree_sitter::Tree> {
         let committed = self.bases.lock().expect("bases poisoned").committed.clone();
-        let span = |edit: &Option<InputEdit>| edit.map_or(0, |e| e.old_end_byte - e.start_byte);
-        let mut best: Option<(Arc<Base>, Option<InputEdit>)> = committed.map(|base| {
-            let edit = edit_between(&base.text, bytes);
+        let span = |edit: &Option<ByteEdit>| edit.map_or(0, ByteEdit::old_len);
+        let mut best: Option<(Arc<Base>, Option<ByteEdit>)> = committed.map(|base| {
+            let edit = byte_edit(&base.text, bytes);
             (base, edit)
         });
         if best
@@ -281,7 +293,7 @@ impl SyntaxCheck {
             // Only then are the recent bases looked at (and their list copied).
             let recent = self.bases.lock().expect("bases poisoned").recent.clone();
             for base in recent.into_iter().rev() {
-                let edit = edit_between(&base.text, bytes);
+                let edit = byte_edit(&base.text, bytes);
                 if best.as_ref().is_none_or(|(_, e)| span(&edit) < span(e)) {
                     best = Some((base, edit));
                 }
@@ -291,7 +303,7 @@ impl SyntaxCheck {
             Some((base, None)) => Some(base.tree.clone()),
             Some((base, Some(edit))) => {
                 let mut old = base.tree.clone();
-                old.edit(&edit);
+                old.edit(&input_edit(&base.lines, bytes, edit));
                 reparse(self.language, bytes, Some(&old), self.timeout)
             }
             None => reparse(self.language, bytes, None, self.timeout),
@@ -306,10 +318,7 @@ impl SyntaxFilter for SyntaxCheck {
         };
         let accepted = count_errors(tree.root_node()) <= self.max_errors;
         if accepted {
-            let base = Arc::new(Base {
-                text: bytes.to_vec(),
-                tree,
-            });
+            let base = Base::new(bytes, tree);
             let mut bases = self.bases.lock().expect("bases poisoned");
             if bases.recent.len() == RECENT_BASES {
                 bases.recent.pop_front();
@@ -327,14 +336,7 @@ impl SyntaxFilter for SyntaxCheck {
             let bases = self.bases.lock().expect("bases poisoned");
             bases.recent.iter().rev().find(|b| b.text == bytes).cloned()
         };
-        let base = known.or_else(|| {
-            self.parse(bytes).map(|tree| {
-                Arc::new(Base {
-                    text: bytes.to_vec(),
-                    tree,
-                })
-            })
-        });
+        let base = known.or_else(|| self.parse(bytes).map(|tree| Base::new(bytes, tree)));
         self.bases.lock().expect("bases poisoned").committed = base;
     }
 }
@@ -386,25 +388,48 @@ mod tests {
 
     #[test]
     fn the_edit_between_two_texts_spans_their_difference() {
-        let old = [b"x".repeat(200), b"abc".to_vec(), b"y".repeat(150)].concat();
-        let new = [b"x".repeat(200), b"Z".to_vec(), b"y".repeat(150)].concat();
-        let edit = edit_between(&old, &new).expect("they differ");
-        assert_eq!(
-            (edit.start_byte, edit.old_end_byte, edit.new_end_byte),
-            (200, 203, 201)
-        );
-        assert!(edit_between(&old, &old).is_none());
+        let old = [b"x".repeat(5000), b"abc".to_vec(), b"y".repeat(150)].concat();
+        let new = [b"x".repeat(5000), b"Z".to_vec(), b"y".repeat(150)].concat();
+        let edit =
+            |old: &[u8], new: &[u8]| byte_edit(old, new).map(|e| (e.start, e.old_end, e.new_end));
+        assert_eq!(edit(&old, &new), Some((5000, 5003, 5001)));
+        assert_eq!(edit(&old, &old), None);
         // A pure deletion at the end and at the start.
-        let edit = edit_between(&old, &old[..300]).unwrap();
-        assert_eq!(
-            (edit.start_byte, edit.old_end_byte, edit.new_end_byte),
-            (300, 353, 300)
-        );
-        let edit = edit_between(&old, &old[203..]).unwrap();
-        assert_eq!(
-            (edit.start_byte, edit.old_end_byte, edit.new_end_byte),
-            (0, 203, 0)
-        );
+        assert_eq!(edit(&old, &old[..5100]), Some((5100, 5153, 5100)));
+        assert_eq!(edit(&old, &old[5003..]), Some((0, 5003, 0)));
+        // Texts that differ only in length.
+        assert_eq!(edit(&old[..10], &old), Some((10, 10, 5153)));
+    }
+
+    /// Rows and columns come from a newline index and the inserted bytes
+    /// only; they must be what counting from the start of both texts gives.
+    #[test]
+    fn edit_positions_are_the_rows_and_columns_of_both_texts() {
+        fn point_by_counting(text: &[u8], at: usize) -> tree_sitter::Point {
+            let before = &text[..at];
+            let row = before.iter().filter(|&&b| b == b'\n').count();
+            let line_start = before
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+            tree_sitter::Point::new(row, at - line_start)
+        }
+        let old = b"ab\ncd\n\nefg\nh".to_vec();
+        let mut rng = XorShift::new(5);
+        for _ in 0..300 {
+            let from = rng.below(old.len() as u64 + 1) as usize;
+            let to = from + rng.below((old.len() - from) as u64 + 1) as usize;
+            let inserted: &[u8] =
+                [&b""[..], b"x", b"\n", b"y\nzz", b"\n\nw"][rng.below(5) as usize];
+            let new = [&old[..from], inserted, &old[to..]].concat();
+            let Some(edit) = byte_edit(&old, &new) else {
+                continue;
+            };
+            let ts = input_edit(&LineIndex::new(&old), &new, edit);
+            assert_eq!(ts.start_position, point_by_counting(&old, edit.start));
+            assert_eq!(ts.old_end_position, point_by_counting(&old, edit.old_end));
+            assert_eq!(ts.new_end_position, point_by_counting(&new, edit.new_end));
+        }
     }
 
     /// The incremental parse is an optimisation only: on random deletions

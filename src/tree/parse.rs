@@ -273,37 +273,105 @@ pub fn reparse(
     })
 }
 
-/// The single edit that turns `old` into `new`: everything between their
-/// common prefix and their common suffix is replaced. `None` if they are equal.
-pub fn edit_between(old: &[u8], new: &[u8]) -> Option<InputEdit> {
+/// The bytes that differ between an old and a new text: everything between
+/// their common prefix and their common suffix.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ByteEdit {
+    pub start: usize,
+    pub old_end: usize,
+    pub new_end: usize,
+}
+
+impl ByteEdit {
+    /// How many bytes of the old text the edit replaces.
+    pub fn old_len(self) -> usize {
+        self.old_end - self.start
+    }
+}
+
+/// The single edit that turns `old` into `new`; `None` if they are equal.
+pub fn byte_edit(old: &[u8], new: &[u8]) -> Option<ByteEdit> {
     let prefix = common_prefix(old, new);
     if prefix == old.len() && prefix == new.len() {
         return None;
     }
     let room = old.len().min(new.len()) - prefix;
     let suffix = common_suffix(&old[old.len() - room..], &new[new.len() - room..]);
-    let (old_end, new_end) = (old.len() - suffix, new.len() - suffix);
-    Some(InputEdit {
-        start_byte: prefix,
-        old_end_byte: old_end,
-        new_end_byte: new_end,
-        start_position: point_at(old, prefix),
-        old_end_position: point_at(old, old_end),
-        new_end_position: point_at(new, new_end),
+    Some(ByteEdit {
+        start: prefix,
+        old_end: old.len() - suffix,
+        new_end: new.len() - suffix,
     })
 }
 
-/// Compared a block at a time (a `memcmp` each), then byte by byte.
-const BLOCK: usize = 64;
+/// Byte offsets of a text's newlines: rows and columns of any offset in
+/// O(log lines), so that describing an edit to tree-sitter does not scan
+/// the whole text.
+pub struct LineIndex {
+    newlines: Vec<usize>,
+}
+
+impl LineIndex {
+    pub fn new(text: &[u8]) -> Self {
+        LineIndex {
+            newlines: text
+                .iter()
+                .enumerate()
+                .filter_map(|(i, &b)| (b == b'\n').then_some(i))
+                .collect(),
+        }
+    }
+
+    /// Row and byte column of offset `at`.
+    pub fn point(&self, at: usize) -> Point {
+        let row = self.newlines.partition_point(|&nl| nl < at);
+        let line_start = if row == 0 {
+            0
+        } else {
+            self.newlines[row - 1] + 1
+        };
+        Point::new(row, at - line_start)
+    }
+}
+
+/// `edit` (from `old`, whose newlines `lines` indexes, to `new`) as
+/// tree-sitter wants it, with rows and columns; only the inserted bytes
+/// of `new` are scanned.
+pub fn input_edit(lines: &LineIndex, new: &[u8], edit: ByteEdit) -> InputEdit {
+    let start_position = lines.point(edit.start);
+    let inserted = &new[edit.start..edit.new_end];
+    let new_end_position = match inserted.iter().rposition(|&b| b == b'\n') {
+        None => Point::new(start_position.row, start_position.column + inserted.len()),
+        Some(last) => Point::new(
+            start_position.row + inserted.iter().filter(|&&b| b == b'\n').count(),
+            inserted.len() - last - 1,
+        ),
+    };
+    InputEdit {
+        start_byte: edit.start,
+        old_end_byte: edit.old_end,
+        new_end_byte: edit.new_end,
+        start_position,
+        old_end_position: lines.point(edit.old_end),
+        new_end_position,
+    }
+}
+
+/// Block sizes compared with one `memcmp` each, largest first, before the
+/// last bytes are compared one by one.
+const BLOCKS: [usize; 2] = [4096, 64];
 
 /// The length of the longest common prefix of `a` and `b`.
 fn common_prefix(a: &[u8], b: &[u8]) -> usize {
-    let blocks = a
-        .chunks_exact(BLOCK)
-        .zip(b.chunks_exact(BLOCK))
-        .take_while(|(x, y)| x == y)
-        .count();
-    let at = blocks * BLOCK;
+    let mut at = 0;
+    for block in BLOCKS {
+        at += block
+            * a[at..]
+                .chunks_exact(block)
+                .zip(b[at..].chunks_exact(block))
+                .take_while(|(x, y)| x == y)
+                .count();
+    }
     at + a[at..]
         .iter()
         .zip(&b[at..])
@@ -313,12 +381,15 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
 
 /// The length of the longest common suffix of `a` and `b`.
 fn common_suffix(a: &[u8], b: &[u8]) -> usize {
-    let blocks = a
-        .rchunks_exact(BLOCK)
-        .zip(b.rchunks_exact(BLOCK))
-        .take_while(|(x, y)| x == y)
-        .count();
-    let at = blocks * BLOCK;
+    let mut at = 0;
+    for block in BLOCKS {
+        let (x, y) = (&a[..a.len() - at], &b[..b.len() - at]);
+        at += block
+            * x.rchunks_exact(block)
+                .zip(y.rchunks_exact(block))
+                .take_while(|(x, y)| x == y)
+                .count();
+    }
     let (a, b) = (&a[..a.len() - at], &b[..b.len() - at]);
     at + a
         .iter()
@@ -326,17 +397,6 @@ fn common_suffix(a: &[u8], b: &[u8]) -> usize {
         .zip(b.iter().rev())
         .take_while(|(x, y)| x == y)
         .count()
-}
-
-/// Row and byte column of offset `at` in `text`.
-fn point_at(text: &[u8], at: usize) -> Point {
-    let before = &text[..at];
-    let row = before.iter().filter(|&&b| b == b'\n').count();
-    let line_start = before
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |i| i + 1);
-    Point::new(row, at - line_start)
 }
 
 /// Counts ERROR and MISSING nodes at or below `root`, visiting only the
