@@ -236,7 +236,9 @@ struct Bases {
 
 struct Base {
     text: Vec<u8>,
-    lines: LineIndex,
+    /// Built when a candidate is first parsed from this base (most
+    /// accepted candidates never are).
+    lines: OnceLock<LineIndex>,
     tree: tree_sitter::Tree,
 }
 
@@ -244,9 +246,13 @@ impl Base {
     fn new(text: &[u8], tree: tree_sitter::Tree) -> Arc<Self> {
         Arc::new(Base {
             text: text.to_vec(),
-            lines: LineIndex::new(text),
+            lines: OnceLock::new(),
             tree,
         })
+    }
+
+    fn lines(&self) -> &LineIndex {
+        self.lines.get_or_init(|| LineIndex::new(&self.text))
     }
 }
 
@@ -303,7 +309,7 @@ impl SyntaxCheck {
             Some((base, None)) => Some(base.tree.clone()),
             Some((base, Some(edit))) => {
                 let mut old = base.tree.clone();
-                old.edit(&input_edit(&base.lines, bytes, edit));
+                old.edit(&input_edit(base.lines(), bytes, edit));
                 reparse(self.language, bytes, Some(&old), self.timeout)
             }
             None => reparse(self.language, bytes, None, self.timeout),
