@@ -16,7 +16,9 @@ use anyhow::{Context, Result, bail};
 
 use crate::cli::{Algo, Cli, LangArg, UnitArg};
 use crate::configuration::Configuration;
-use crate::oracle::{Exit, ScriptOracle, default_timeout, kill_strays, resolve_script};
+use crate::oracle::{
+    Exit, ScriptOracle, default_timeout, default_work_dir, kill_strays, resolve_script,
+};
 use crate::output::{Destination, default_output, write_atomically};
 use crate::pipeline::{self, Plan};
 use crate::progress::Progress;
@@ -184,7 +186,13 @@ pub fn run(cli: Cli, signals: &Signals) -> Result<i32> {
         .iter()
         .map(|p| absolute(p))
         .collect::<Result<_>>()?;
-    let work_dir = cli.work_dir.as_deref().map(absolute).transpose()?;
+    let work_dir = match &cli.work_dir {
+        Some(dir) => Some(absolute(dir)?),
+        // A launcher's tests may run elsewhere: they need a shared
+        // filesystem, which only the user can name.
+        None if cli.launcher.is_none() => default_work_dir(),
+        None => None,
+    };
     let probe_timeout = cli
         .timeout
         .map_or(BASELINE_TIMEOUT, Duration::from_secs_f64);

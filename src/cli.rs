@@ -176,7 +176,8 @@ pub struct Cli {
     #[arg(long, help_heading = "Oracle")]
     pub no_cache: bool,
 
-    /// Where to make the per-test temporary directories [default: $TMPDIR].
+    /// Where to make the per-test temporary directories [default: $TMPDIR if
+    /// set, else /dev/shm when it is a tmpfs with 1 GiB free, else /tmp].
     #[arg(long, value_name = "DIR", help_heading = "Oracle")]
     pub work_dir: Option<PathBuf>,
 

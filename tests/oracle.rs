@@ -630,3 +630,86 @@ fn an_oracle_that_cannot_be_started_is_refused_with_exit_4_and_says_why() {
     assert_eq!(sb.read("in.txt"), numbers(8).as_bytes());
     sb.assert_no_temp_left();
 }
+
+/// Whether `/dev/shm` is what `reduce` takes for test directories when
+/// `TMPDIR` is unset: a writable tmpfs, not mounted noexec, with 1 GiB free.
+fn dev_shm_is_roomy_tmpfs() -> bool {
+    let mounts = std::fs::read_to_string("/proc/mounts").unwrap_or_default();
+    let Some(options) = mounts.lines().find_map(|line| {
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        (fields.len() > 3 && fields[1] == "/dev/shm" && fields[2] == "tmpfs").then(|| fields[3])
+    }) else {
+        return false;
+    };
+    let free = std::process::Command::new("df")
+        .args(["--output=avail", "-B1", "/dev/shm"])
+        .output()
+        .ok()
+        .and_then(|o| {
+            String::from_utf8_lossy(&o.stdout)
+                .lines()
+                .nth(1)?
+                .trim()
+                .parse::<u64>()
+                .ok()
+        })
+        .unwrap_or(0);
+    let writable = tempfile::tempdir_in("/dev/shm").is_ok();
+    !options.split(',').any(|o| o == "noexec" || o == "ro") && free >= 1 << 30 && writable
+}
+
+#[test]
+fn without_tmpdir_tests_run_in_dev_shm_when_it_is_a_roomy_tmpfs_and_leave_nothing_there() {
+    let sb = Sandbox::new();
+    let log = sb.path().join("dirs.log");
+    sb.write(
+        "check.sh",
+        &format!(
+            "#!/bin/sh\nprintf '%s %s\\n' \"$(pwd)\" \"$TMPDIR\" >> {}\ngrep -q 7 \"$1\"\n",
+            log.display()
+        ),
+        true,
+    );
+    sb.write("numbers.txt", &numbers(12), false);
+    let out = sb
+        .command(&[
+            "--unit",
+            "line",
+            "--oracle",
+            "check.sh",
+            "numbers.txt",
+            "-q",
+            "-j",
+            "2",
+        ])
+        .env_remove("TMPDIR")
+        .output()
+        .unwrap();
+    assert_exit(&out, 0);
+    assert_eq!(sb.read("numbers.reduced.txt"), b"7\n");
+    let expected = if dev_shm_is_roomy_tmpfs() {
+        std::path::PathBuf::from("/dev/shm")
+    } else {
+        std::path::PathBuf::from("/tmp")
+    };
+    let lines = std::fs::read_to_string(&log).unwrap();
+    // The baseline's by-hand probe may run beside the input; every test
+    // proper runs in a fresh directory under the expected place, with its
+    // own TMPDIR inside it, and none of them is left.
+    let test_dirs: Vec<(&str, &str)> = lines
+        .lines()
+        .filter_map(|l| l.split_once(' '))
+        .filter(|(cwd, _)| std::path::Path::new(cwd) != sb.path())
+        .collect();
+    assert!(test_dirs.len() > 3, "too few tests logged: {lines}");
+    for (cwd, tmpdir) in test_dirs {
+        let cwd = std::path::Path::new(cwd);
+        assert_eq!(
+            cwd.parent(),
+            Some(expected.as_path()),
+            "test ran in {cwd:?}"
+        );
+        assert!(std::path::Path::new(tmpdir).starts_with(cwd));
+        assert!(!cwd.exists(), "{cwd:?} was left behind");
+    }
+}
