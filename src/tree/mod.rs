@@ -12,7 +12,7 @@ pub mod toy;
 
 use std::collections::BTreeMap;
 use std::ops::Range;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::bitset::BitSet;
 use crate::configuration::{Configuration, Delta};
@@ -47,6 +47,8 @@ pub struct Tree {
     max_depth: u32,
     /// Parse errors found when the tree was built.
     pub parse_errors: usize,
+    /// What liveness is in subtrees without kept tokens, computed once.
+    empty: OnceLock<EmptySubtrees>,
 }
 
 impl Tree {
@@ -338,62 +340,163 @@ pub struct Liveness {
     live: BitSet,
 }
 
+/// A node's own existence: `Some(all its mandatory parts exist)`, or `None`
+/// for a node without mandatory parts, which exists iff its parent does.
+type Intrinsic = Option<bool>;
+
+/// Liveness facts that depend on the tree alone: a subtree with no kept
+/// token always looks the same, so its nodes' intrinsic existence is
+/// computed once per tree, and a dead such subtree whose nodes all depend
+/// on their parents or are dead on their own is skipped in O(1).
+#[derive(Debug)]
+struct EmptySubtrees {
+    /// Each node's intrinsic existence when its subtree keeps no token.
+    intrinsic: Vec<Intrinsic>,
+    /// Whether some node of the subtree exists on its own even then (all
+    /// its mandatory parts are bare lists).
+    any_exists: BitSet,
+}
+
+impl EmptySubtrees {
+    fn compute(tree: &Tree) -> Self {
+        let n = tree.len();
+        let mut intrinsic: Vec<Intrinsic> = vec![None; n];
+        for id in (0..n as NodeId).rev() {
+            intrinsic[id as usize] = if tree.is_leaf(id) {
+                Some(false)
+            } else {
+                Liveness::intrinsic_of(tree, id, |c| intrinsic[c as usize])
+            };
+        }
+        let mut any_exists = BitSet::empty(n as u32);
+        for id in (0..n as NodeId).rev() {
+            if intrinsic[id as usize] == Some(true)
+                || tree.children(id).iter().any(|&c| any_exists.contains(c))
+            {
+                any_exists.insert(id);
+            }
+        }
+        EmptySubtrees {
+            intrinsic,
+            any_exists,
+        }
+    }
+}
+
 impl Liveness {
+    /// O(nodes on the paths to kept tokens, plus the subtrees next to them
+    /// that hold none), not O(all nodes): late in a run, when few tokens
+    /// are left of a large input, most of the tree is skipped.
     fn compute(tree: &Tree, config: &Configuration) -> Self {
         let n = tree.len() as u32;
+        let empty = tree.empty.get_or_init(|| EmptySubtrees::compute(tree));
         let replaced = Self::replaced(tree, config);
-        // intrinsic[n]: Some(all mandatory parts exist), None = depends on the parent.
-        let mut intrinsic: Vec<Option<bool>> = vec![None; n as usize];
-        for id in (0..n).rev() {
-            if tree.is_leaf(id) {
-                let t = tree.tokens(id);
-                intrinsic[id as usize] = Some(t.start < t.end && config.kept.contains(t.start));
+        // The nodes holding a kept token, in preorder (subtrees without one
+        // are skipped whole).
+        let mut holding = Vec::new();
+        let mut id = 0;
+        while id < n {
+            if config.kept.any_in(tree.tokens(id)) {
+                holding.push(id);
+                id += 1;
+            } else {
+                id = tree.subtree_end[id as usize];
+            }
+        }
+        // Their intrinsic existence, bottom-up; `None` in `computed` means
+        // "holds no kept token": the empty-subtree value applies.
+        let mut computed: Vec<Option<Intrinsic>> = vec![None; n as usize];
+        for &id in holding.iter().rev() {
+            // A leaf holding a kept token is that token; a replaced node
+            // is its rewrite.
+            computed[id as usize] = Some(
+                if tree.is_leaf(id) || replaced.as_ref().is_some_and(|r| r.contains(id)) {
+                    Some(true)
+                } else {
+                    Self::intrinsic_of(tree, id, |c| {
+                        computed[c as usize].unwrap_or(empty.intrinsic[c as usize])
+                    })
+                },
+            );
+        }
+        // Existence top-down, in preorder.
+        let mut live = BitSet::empty(n);
+        let mut id = 0;
+        while id < n {
+            let own = computed[id as usize].unwrap_or(empty.intrinsic[id as usize]);
+            let is_live = match own {
+                Some(v) => v,
+                None => tree.parent(id).is_none_or(|p| live.contains(p)),
+            };
+            if is_live {
+                live.insert(id);
+            } else if computed[id as usize].is_none() && !empty.any_exists.contains(id) {
+                // Dead, and so is everything below: skip it.
+                id = tree.subtree_end[id as usize];
                 continue;
             }
-            if replaced.as_ref().is_some_and(|r| r.contains(id)) {
-                intrinsic[id as usize] = Some(true);
-                continue;
-            }
-            let mut has_mandatory = false;
-            let mut ok = true;
-            let mut plus_slots: Vec<(SlotId, bool)> = Vec::new();
-            let separated = tree.grammar.has_separators(tree.kind(id));
-            for &c in tree.children(id) {
-                match tree.role(c) {
-                    // Separators go and come with the elements they separate.
-                    Role::Mandatory if separated && tree.is_separator_child(id, c) => {}
-                    Role::Mandatory => {
-                        has_mandatory = true;
-                        // A child that depends on its parent exists iff this node does.
-                        if intrinsic[c as usize] == Some(false) {
-                            ok = false;
-                        }
+            id += 1;
+        }
+        Liveness { live }
+    }
+
+    /// Node `id`'s intrinsic existence from its children's (`child`).
+    fn intrinsic_of(tree: &Tree, id: NodeId, child: impl Fn(NodeId) -> Intrinsic) -> Intrinsic {
+        let mut has_mandatory = false;
+        let mut ok = true;
+        let mut plus_slots: Vec<(SlotId, bool)> = Vec::new();
+        let separated = tree.grammar.has_separators(tree.kind(id));
+        for &c in tree.children(id) {
+            match tree.role(c) {
+                // Separators go and come with the elements they separate.
+                Role::Mandatory if separated && tree.is_separator_child(id, c) => {}
+                Role::Mandatory => {
+                    has_mandatory = true;
+                    // A child that depends on its parent exists iff this node does.
+                    if child(c) == Some(false) {
+                        ok = false;
                     }
-                    Role::PlusElem => {
-                        has_mandatory = true;
-                        let exists = intrinsic[c as usize] != Some(false);
-                        let slot = tree.slot(c).unwrap_or(NONE);
-                        match plus_slots.iter_mut().find(|(s, _)| *s == slot) {
-                            Some((_, any)) => *any |= exists,
-                            None => plus_slots.push((slot, exists)),
-                        }
-                    }
-                    _ => {}
                 }
+                Role::PlusElem => {
+                    has_mandatory = true;
+                    let exists = child(c) != Some(false);
+                    let slot = tree.slot(c).unwrap_or(NONE);
+                    match plus_slots.iter_mut().find(|(s, _)| *s == slot) {
+                        Some((_, any)) => *any |= exists,
+                        None => plus_slots.push((slot, exists)),
+                    }
+                }
+                _ => {}
             }
-            if plus_slots.iter().any(|&(_, any)| !any) {
-                ok = false;
-            }
-            intrinsic[id as usize] = has_mandatory.then_some(ok);
+        }
+        if plus_slots.iter().any(|&(_, any)| !any) {
+            ok = false;
+        }
+        has_mandatory.then_some(ok)
+    }
+
+    /// The definition, node by node over the whole tree: what
+    /// [`Self::compute`] must agree with.
+    #[cfg(test)]
+    fn compute_by_definition(tree: &Tree, config: &Configuration) -> Self {
+        let n = tree.len() as u32;
+        let replaced = Self::replaced(tree, config);
+        let mut intrinsic: Vec<Intrinsic> = vec![None; n as usize];
+        for id in (0..n).rev() {
+            intrinsic[id as usize] = if tree.is_leaf(id) {
+                let t = tree.tokens(id);
+                Some(t.start < t.end && config.kept.contains(t.start))
+            } else if replaced.as_ref().is_some_and(|r| r.contains(id)) {
+                Some(true)
+            } else {
+                Self::intrinsic_of(tree, id, |c| intrinsic[c as usize])
+            };
         }
         let mut live = BitSet::empty(n);
         for id in 0..n {
             let is_live = match intrinsic[id as usize] {
                 Some(v) => v,
-                None => match tree.parent(id) {
-                    None => true,
-                    Some(p) => live.contains(p),
-                },
+                None => tree.parent(id).is_none_or(|p| live.contains(p)),
             };
             if is_live {
                 live.insert(id);
@@ -617,6 +720,7 @@ impl TreeBuilder {
             leaf_of_unit: self.leaf_of_unit,
             max_depth,
             parse_errors: self.parse_errors,
+            empty: OnceLock::new(),
         };
         (tree, units)
     }

@@ -509,6 +509,64 @@ mod tests {
 
     const JSON_SAMPLE: &str = "{\"a\": [1, 2.5e3, -3, true, false, null],\n \"b\": {\"c\": \"x\\ty\\u00e9\"}, \"d\": []}\n";
 
+    /// Liveness skips subtrees without kept tokens; on random deletions of
+    /// subtrees and tokens (from a few to nearly all), with and without
+    /// rewrites, it must say what the node-by-node definition says.
+    #[test]
+    fn liveness_agrees_with_its_definition_on_random_configurations() {
+        let inputs = [
+            (Language::C, C_SAMPLE),
+            (Language::C, include_str!("../../fixtures/c-crash/crash.c")),
+            (Language::Json, JSON_SAMPLE),
+            (
+                Language::Json,
+                include_str!("../../fixtures/json-deep/config.json"),
+            ),
+        ];
+        let mut rng = XorShift(0x5851_f42d_4c95_7f2d);
+        for (lang, src) in inputs {
+            let (tree, units) = parsed(lang, src);
+            let n = tree.len() as u64;
+            for round in 0..60 {
+                let mut config = Configuration::full(units.len());
+                let deletions = 1 + rng.next() % (n / (1 + round % 7) + 1);
+                for _ in 0..deletions {
+                    let node = (rng.next() % n) as NodeId;
+                    if rng.next().is_multiple_of(4) {
+                        // One token of it only.
+                        let t = tree.tokens(node);
+                        if t.start < t.end {
+                            config.kept.remove(t.start);
+                        }
+                    } else {
+                        config.kept.remove_range(tree.tokens(node));
+                    }
+                }
+                if round.is_multiple_of(3) {
+                    let kept: Vec<u32> = config.kept.iter().collect();
+                    let mut rewrites = std::collections::BTreeMap::new();
+                    for _ in 0..3 {
+                        if !kept.is_empty() {
+                            let u = kept[(rng.next() % kept.len() as u64) as usize];
+                            rewrites.insert(u, std::sync::Arc::<[u8]>::from(&b"0"[..]));
+                        }
+                    }
+                    config.rewrites = std::sync::Arc::new(rewrites);
+                }
+                let fast = tree.liveness(&config);
+                let reference = crate::tree::Liveness::compute_by_definition(&tree, &config);
+                for id in 0..tree.len() as NodeId {
+                    assert_eq!(
+                        fast.is_live(id),
+                        reference.is_live(id),
+                        "{lang:?} round {round}: node {id} ({})",
+                        tree.kind_name(id)
+                    );
+                }
+            }
+        }
+    }
+
     #[test]
     fn rendering_every_token_gives_the_input_back() {
         let samples: &[(Language, &str)] = &[

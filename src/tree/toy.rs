@@ -211,3 +211,87 @@ mod tests {
         assert_eq!(tree.depth(2), 2);
     }
 }
+
+#[cfg(test)]
+mod liveness_tests {
+    use super::*;
+    use crate::configuration::Configuration;
+    use crate::tree::{Liveness, NodeId};
+
+    /// `wrap` has one mandatory part, a bare `list`: an empty `wrap`
+    /// exists on its own, and an empty `list` exists iff its parent does,
+    /// the two cases that make subtrees without kept tokens not all dead.
+    const WRAPPED_LISTS: &str = r#"[
+      {"type": "root", "named": true, "fields": {},
+       "children": {"multiple": true, "required": false,
+                    "types": [{"type": "wrap", "named": true}, {"type": "x", "named": true}]}},
+      {"type": "wrap", "named": true, "fields": {
+        "inner": {"multiple": false, "required": true, "types": [{"type": "list", "named": true}]}}},
+      {"type": "pair", "named": true, "fields": {
+        "left": {"multiple": false, "required": true, "types": [{"type": "x", "named": true}]},
+        "right": {"multiple": false, "required": true, "types": [{"type": "wrap", "named": true}]}}},
+      {"type": "list", "named": true, "fields": {},
+       "children": {"multiple": true, "required": false, "types": [
+         {"type": "x", "named": true}, {"type": "wrap", "named": true}, {"type": "pair", "named": true}]}},
+      {"type": "x", "named": true}
+    ]"#;
+
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0 % n
+        }
+    }
+
+    fn random_node(b: &mut ToyBuilder, rng: &mut Rng, depth: u32) -> u32 {
+        match if depth == 0 { 0 } else { rng.below(3) } {
+            0 => b.named_leaf("x", "a"),
+            1 => {
+                let left = b.named_leaf("x", "l");
+                let right = random_wrap(b, rng, depth - 1);
+                b.node("pair", &[(Some("left"), left), (Some("right"), right)])
+            }
+            _ => random_wrap(b, rng, depth - 1),
+        }
+    }
+
+    fn random_wrap(b: &mut ToyBuilder, rng: &mut Rng, depth: u32) -> u32 {
+        let items: Vec<u32> = (0..rng.below(4))
+            .map(|_| random_node(b, rng, depth))
+            .collect();
+        let children: Vec<(Option<&str>, u32)> = items.iter().map(|&c| (None, c)).collect();
+        let list = b.node("list", &children);
+        b.node("wrap", &[(Some("inner"), list)])
+    }
+
+    #[test]
+    fn liveness_agrees_with_its_definition_around_empty_lists() {
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        for _ in 0..200 {
+            let mut b = ToyBuilder::new(WRAPPED_LISTS);
+            let top: Vec<u32> = (0..1 + rng.below(4))
+                .map(|_| random_node(&mut b, &mut rng, 4))
+                .collect();
+            let children: Vec<(Option<&str>, u32)> = top.iter().map(|&c| (None, c)).collect();
+            let root = b.node("root", &children);
+            let (tree, units) = b.build(root);
+            for _ in 0..10 {
+                let mut config = Configuration::full(units.len());
+                for u in 0..units.len() {
+                    if rng.below(3) > 0 {
+                        config.kept.remove(u);
+                    }
+                }
+                let fast = tree.liveness(&config);
+                let reference = Liveness::compute_by_definition(&tree, &config);
+                for id in 0..tree.len() as NodeId {
+                    assert_eq!(fast.is_live(id), reference.is_live(id), "node {id}");
+                }
+            }
+        }
+    }
+}
