@@ -100,6 +100,9 @@ pub struct Grammar {
     pub consumers_accept_more: bool,
     /// Kinds of identifier tokens, which `--rename` may shorten.
     identifiers: Vec<KindId>,
+    /// Anonymous tokens that come in pairs (brackets): the pass without the
+    /// syntax filter never deletes one alone.
+    paired_tokens: Vec<KindId>,
 }
 
 /// A text a node may be replaced by (`grammars/*.json`, key `replacements`).
@@ -313,6 +316,20 @@ impl Grammar {
         };
         self.identifiers.push(k);
         Ok(())
+    }
+
+    /// Marks the anonymous token `token` as one half of a bracket pair.
+    pub fn add_paired_token(&mut self, token: &str) -> Result<()> {
+        let Some(k) = self.find_kind(token, false) else {
+            bail!("{}: unknown token `{token}`", self.name);
+        };
+        self.paired_tokens.push(k);
+        Ok(())
+    }
+
+    /// Whether tokens of `kind` are one half of a bracket pair.
+    pub fn is_paired_token(&self, kind: KindId) -> bool {
+        self.paired_tokens.contains(&kind)
     }
 
     /// Whether tokens of `kind` are identifiers `--rename` may shorten.

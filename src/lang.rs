@@ -123,6 +123,7 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
                 | "replacements"
                 | "consumers_accept_more"
                 | "identifiers"
+                | "paired_tokens"
         ) {
             bail!("unknown key `{key}`");
         }
@@ -158,9 +159,10 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
             .context("`consumers_accept_more` must be true or false")?;
     }
     type AddKind = fn(&mut Grammar, &str) -> Result<()>;
-    let kind_lists: [(&str, AddKind); 2] = [
+    let kind_lists: [(&str, AddKind); 3] = [
         ("identifiers", Grammar::add_identifier),
         ("never_delete", Grammar::add_never_delete),
+        ("paired_tokens", Grammar::add_paired_token),
     ];
     for (key, add) in kind_lists {
         let Some(kinds) = object.get(key) else {
@@ -522,6 +524,12 @@ mod tests {
                 let k = bare.find_kind(kind, true);
                 assert!(k.is_some(), "{}: no kind `{kind}`", lang.name());
                 assert!(grammar.never_deleted(k.unwrap()));
+            }
+            for token in data["paired_tokens"].as_array().into_iter().flatten() {
+                let token = token.as_str().unwrap();
+                let k = bare.find_kind(token, false);
+                assert!(k.is_some(), "{}: no token `{token}`", lang.name());
+                assert!(grammar.is_paired_token(k.unwrap()));
             }
             for kind in data["identifiers"].as_array().unwrap() {
                 let kind = kind.as_str().unwrap();

@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use anyhow::{Result, bail};
 
+use crate::bitset::BitSet;
 use crate::cli::{Algo, Cli, FormatArg, Inner, PersesScheduleArg, UnitArg};
 use crate::configuration::Configuration;
 use crate::lang::Language;
@@ -259,10 +260,19 @@ impl Plan {
             // One scan: the filtered phases before it are 1-minimal already,
             // and a second scan found nothing on any shared bench case while
             // costing as many tests as the first (docs/benchmarks.md).
-            Phase::UnfilteredScan => Box::new(FlatPolicy::new(
-                Box::new(DrDd::single_scans(Some(1))),
-                Arc::clone(&self.unit_weights),
-            )),
+            // Brackets stay: no consumer takes one without its partner.
+            Phase::UnfilteredScan => {
+                let tree = self.tree.as_ref().expect("the unfiltered scan has a tree");
+                let brackets = (0..tree.unit_count())
+                    .filter(|&u| tree.grammar.is_paired_token(tree.kind(tree.leaf_of(u))));
+                Box::new(
+                    FlatPolicy::new(
+                        Box::new(DrDd::single_scans(Some(1))),
+                        Arc::clone(&self.unit_weights),
+                    )
+                    .sparing(Arc::new(BitSet::from_units(tree.unit_count(), brackets))),
+                )
+            }
             Phase::Flat(m) => Box::new(FlatPolicy::new(
                 m.build(&s.minimizer),
                 Arc::clone(&self.unit_weights),

@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 
+use crate::bitset::BitSet;
 use crate::configuration::{Configuration, Delta, Proposal};
 use crate::policy::{ElemList, ListMinimizer, Policy};
 
@@ -15,6 +16,8 @@ pub struct FlatPolicy {
     minimizer: Box<dyn ListMinimizer>,
     /// Weight of every unit of the input (indexed by unit).
     unit_weights: Arc<Vec<u64>>,
+    /// Units never proposed for deletion (kept out of the list).
+    untouchable: Option<Arc<BitSet>>,
     elems: ElemList,
 }
 
@@ -24,12 +27,20 @@ impl FlatPolicy {
         FlatPolicy {
             minimizer,
             unit_weights,
+            untouchable: None,
             elems: ElemList::default(),
         }
     }
 
+    /// The same policy, never deleting any of `units`.
+    pub fn sparing(mut self, units: Arc<BitSet>) -> Self {
+        self.untouchable = Some(units);
+        self
+    }
+
     fn elems_of(&self, config: &Configuration) -> ElemList {
-        let ids: Vec<u32> = config.kept.iter().collect();
+        let spared = |u: u32| self.untouchable.as_ref().is_some_and(|s| s.contains(u));
+        let ids: Vec<u32> = config.kept.iter().filter(|&u| !spared(u)).collect();
         let weights = ids
             .iter()
             .map(|&u| self.unit_weights.get(u as usize).copied().unwrap_or(1))
@@ -67,5 +78,41 @@ impl Policy for FlatPolicy {
 
     fn clone_box(&self) -> Box<dyn Policy> {
         Box::new(self.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+    use crate::policy::drdd::DrDd;
+    use crate::reducer::{Candidate, Quiet, Reducer, Verdict};
+    use crate::units::Units;
+
+    #[test]
+    fn spared_units_are_never_proposed_for_deletion() {
+        let units = Units::from_pieces(&["a", "(", "b", ")", "c", "{", "}"]);
+        let spared = Arc::new(BitSet::from_units(7, [1, 3, 5, 6]));
+        let seen = Mutex::new(Vec::new());
+        // Everything is interesting: whatever may go, goes.
+        let oracle = |c: &Candidate<'_>| {
+            seen.lock()
+                .unwrap()
+                .push((0..7).filter(|&u| c.keeps(u)).collect::<Vec<_>>());
+            Verdict::Interesting
+        };
+        let mut reducer = Reducer::new(&units, &oracle).with_cache(false);
+        let mut policy: Box<dyn Policy> = Box::new(
+            FlatPolicy::new(Box::new(DrDd::single_scans(Some(1))), Arc::new(vec![1; 7]))
+                .sparing(Arc::clone(&spared)),
+        );
+        let (result, _) = reducer.run(&mut policy, Configuration::full(7), &mut Quiet);
+        assert_eq!(result.kept.iter().collect::<Vec<_>>(), vec![1, 3, 5, 6]);
+        let seen = seen.into_inner().unwrap();
+        assert_eq!(seen.len(), 3, "one test per unspared unit: {seen:?}");
+        for kept in seen {
+            assert!(spared.iter().all(|u| kept.contains(&u)), "{kept:?}");
+        }
     }
 }
