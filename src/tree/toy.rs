@@ -260,7 +260,7 @@ mod liveness_tests {
     }
 
     fn random_wrap(b: &mut ToyBuilder, rng: &mut Rng, depth: u32) -> u32 {
-        let items: Vec<u32> = (0..rng.below(4))
+        let items: Vec<u32> = (0..1 + rng.below(3))
             .map(|_| random_node(b, rng, depth))
             .collect();
         let children: Vec<(Option<&str>, u32)> = items.iter().map(|&c| (None, c)).collect();
