@@ -17,7 +17,7 @@ use anyhow::{Context, Result, bail};
 use crate::cli::{Algo, Cli, LangArg, UnitArg};
 use crate::configuration::Configuration;
 use crate::oracle::{
-    Exit, ScriptOracle, default_timeout, default_work_dir, kill_strays, resolve_script,
+    Exit, ScriptOracle, Watch, default_timeout, default_work_dir, kill_strays, resolve_script,
 };
 use crate::output::{Destination, default_output, write_atomically};
 use crate::pipeline::{self, Plan};
@@ -203,7 +203,7 @@ pub fn run(cli: Cli, signals: &Signals) -> Result<i32> {
         .with_verbose(cli.verbose);
     // From here on processes run: whatever escaped their groups dies with the run.
     let _strays = KillStraysOnDrop;
-    let cancel: &AtomicBool = &signals.interrupted;
+    let cancel = Watch::Flag(&signals.interrupted);
     let unusable = |e: anyhow::Error| failure(exit::ORACLE_UNUSABLE, format!("{e:#}"));
     let mut verdicts = Vec::new();
     let mut slowest = Duration::ZERO;
@@ -358,7 +358,7 @@ pub fn run(cli: Cli, signals: &Signals) -> Result<i32> {
     // The final check: the result must still be interesting.
     if reason != StopReason::Interrupted {
         let never = AtomicBool::new(false);
-        let (exit, _) = oracle.run(&bytes, &never)?;
+        let (exit, _) = oracle.run(&bytes, Watch::Flag(&never))?;
         if !exit.interesting() {
             destination.save(&bytes).ok();
             bail!(
@@ -580,7 +580,7 @@ fn run_by_hand(
     probe: &ScriptOracle,
     input: &Path,
     source: &[u8],
-    cancel: &AtomicBool,
+    cancel: Watch<'_>,
 ) -> Result<Option<ByHand>> {
     let input = absolute(input)?;
     let Some(dir) = input.parent() else {

@@ -41,6 +41,80 @@ pub const LAUNCHER_KILL_GRACE: Duration = Duration::from_secs(10);
 /// two system calls, which matters for long ones.
 const POLL_MIN: Duration = Duration::from_millis(2);
 const POLL_MAX: Duration = Duration::from_millis(20);
+/// A cancel switch with a wake-up: on Linux an eventfd becomes readable when
+/// the switch is thrown, so a test's waiter sleeps until its process exits
+/// or it is cancelled, with no periodic wake-ups to look at a flag.
+pub struct CancelSignal {
+    flag: AtomicBool,
+    wake: Option<OwnedFd>,
+}
+
+impl CancelSignal {
+    pub fn new() -> Self {
+        #[cfg(target_os = "linux")]
+        // SAFETY: eventfd takes an initial count and flags; it returns a new
+        // fd or -1.
+        let wake = match unsafe { libc::eventfd(0, libc::EFD_CLOEXEC | libc::EFD_NONBLOCK) } {
+            // SAFETY: `fd` was just returned by eventfd and is owned here only.
+            fd if fd >= 0 => Some(unsafe { OwnedFd::from_raw_fd(fd) }),
+            _ => None,
+        };
+        #[cfg(not(target_os = "linux"))]
+        let wake = None;
+        CancelSignal {
+            flag: AtomicBool::new(false),
+            wake,
+        }
+    }
+
+    /// Throws the switch and wakes the test waiting on it.
+    pub fn cancel(&self) {
+        self.flag.store(true, Ordering::SeqCst);
+        if let Some(fd) = &self.wake {
+            let one = 1u64.to_ne_bytes();
+            // SAFETY: writes 8 bytes from a live buffer to an eventfd we own;
+            // a full counter (EAGAIN) still leaves it readable.
+            unsafe { libc::write(fd.as_raw_fd(), one.as_ptr().cast(), one.len()) };
+        }
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.flag.load(Ordering::SeqCst)
+    }
+}
+
+impl Default for CancelSignal {
+    fn default() -> Self {
+        CancelSignal::new()
+    }
+}
+
+/// What a running test watches to know it should stop: a plain flag (set
+/// by a signal handler; looked at every few milliseconds) or a
+/// [`CancelSignal`] (which wakes the waiter itself).
+#[derive(Clone, Copy)]
+pub enum Watch<'a> {
+    Flag(&'a AtomicBool),
+    Signal(&'a CancelSignal),
+}
+
+impl Watch<'_> {
+    pub fn is_cancelled(self) -> bool {
+        match self {
+            Watch::Flag(flag) => flag.load(Ordering::SeqCst),
+            Watch::Signal(signal) => signal.is_cancelled(),
+        }
+    }
+
+    /// The fd that becomes readable on cancel, if there is one.
+    fn wake_fd(self) -> Option<i32> {
+        match self {
+            Watch::Flag(_) => None,
+            Watch::Signal(signal) => signal.wake.as_ref().map(AsRawFd::as_raw_fd),
+        }
+    }
+}
+
 /// How long a test waits, after killing its group, for the group to be gone.
 const REAP_WAIT: Duration = Duration::from_millis(500);
 /// How long `-v` waits for a finished test's output pipes to close (a
@@ -273,7 +347,7 @@ impl ScriptOracle {
     /// Runs the script once on `bytes`. `Err` only when the test could not be
     /// set up or started (temp dir, write, spawn); a crash or timeout of the
     /// script is an `Exit`.
-    pub fn run(&self, bytes: &[u8], cancel: &AtomicBool) -> Result<(Exit, Duration)> {
+    pub fn run(&self, bytes: &[u8], cancel: Watch<'_>) -> Result<(Exit, Duration)> {
         let mut builder = tempfile::Builder::new();
         builder.prefix("reduce-test-");
         let dir = match &self.work_dir {
@@ -289,12 +363,7 @@ impl ScriptOracle {
         result
     }
 
-    fn run_in_dir(
-        &self,
-        dir: &Path,
-        bytes: &[u8],
-        cancel: &AtomicBool,
-    ) -> Result<(Exit, Duration)> {
+    fn run_in_dir(&self, dir: &Path, bytes: &[u8], cancel: Watch<'_>) -> Result<(Exit, Duration)> {
         let candidate = dir.join(&self.file_name);
         fs::write(&candidate, bytes)
             .with_context(|| format!("cannot write the candidate {}", candidate.display()))?;
@@ -320,18 +389,14 @@ impl ScriptOracle {
         &self,
         file: &Path,
         cwd: &Path,
-        cancel: &AtomicBool,
+        cancel: Watch<'_>,
     ) -> Result<(Exit, Duration)> {
         let mut command = self.command(file);
         command.current_dir(cwd);
         self.spawn_and_wait(command, cancel)
     }
 
-    fn spawn_and_wait(
-        &self,
-        mut command: Command,
-        cancel: &AtomicBool,
-    ) -> Result<(Exit, Duration)> {
+    fn spawn_and_wait(&self, mut command: Command, cancel: Watch<'_>) -> Result<(Exit, Duration)> {
         command
             .env(RUN_MARKER_VAR, run_marker())
             .stdin(Stdio::null())
@@ -359,11 +424,11 @@ impl ScriptOracle {
         Ok((exit, elapsed))
     }
 
-    fn wait(&self, child: &mut Child, started: Instant, cancel: &AtomicBool) -> Exit {
+    fn wait(&self, child: &mut Child, started: Instant, cancel: Watch<'_>) -> Exit {
         let group = child.id() as i32;
         let waiter = ExitWaiter::new(child);
         let exit = loop {
-            if cancel.load(Ordering::SeqCst) {
+            if cancel.is_cancelled() {
                 kill_group(child, &waiter, group, self.kill_grace());
                 break Exit::Cancelled;
             }
@@ -372,8 +437,16 @@ impl ScriptOracle {
                 kill_group(child, &waiter, group, self.kill_grace());
                 break Exit::Timeout;
             }
-            let poll = (started.elapsed() / 10).clamp(POLL_MIN, POLL_MAX);
-            match waiter.wait(child, left.min(poll)) {
+            // With a wake-up fd, sleep until the exit, the cancel or the
+            // timeout; with a plain flag, look at it now and then.
+            let (limit, wake) = match cancel.wake_fd() {
+                Some(fd) if waiter.pidfd.is_some() => (left, Some(fd)),
+                _ => (
+                    left.min((started.elapsed() / 10).clamp(POLL_MIN, POLL_MAX)),
+                    None,
+                ),
+            };
+            match waiter.wait_or_wake(child, limit, wake) {
                 Ok(Some(status)) => {
                     break match (status.code(), status.signal()) {
                         (Some(code), _) => Exit::Code(code),
@@ -565,18 +638,32 @@ impl ExitWaiter {
 
     /// The child's exit status if it exits within `limit`.
     fn wait(&self, child: &mut Child, limit: Duration) -> std::io::Result<Option<ExitStatus>> {
+        self.wait_or_wake(child, limit, None)
+    }
+
+    /// [`Self::wait`], also returning (with `None`) as soon as `wake`
+    /// becomes readable.
+    fn wait_or_wake(
+        &self,
+        child: &mut Child,
+        limit: Duration,
+        wake: Option<i32>,
+    ) -> std::io::Result<Option<ExitStatus>> {
         let Some(pidfd) = &self.pidfd else {
             return wait_timeout::ChildExt::wait_timeout(child, limit);
         };
-        let mut poll = libc::pollfd {
-            fd: pidfd.as_raw_fd(),
+        let mut fds = [pidfd.as_raw_fd(), wake.unwrap_or(-1)].map(|fd| libc::pollfd {
+            fd,
             events: libc::POLLIN,
             revents: 0,
-        };
+        });
         let deadline = Instant::now() + limit;
         loop {
             if let Some(status) = child.try_wait()? {
                 return Ok(Some(status));
+            }
+            if fds[1].revents != 0 {
+                return Ok(None); // woken: the caller looks at why
             }
             let left = deadline.saturating_duration_since(Instant::now());
             if left.is_zero() {
@@ -584,8 +671,9 @@ impl ExitWaiter {
             }
             // Rounded up: a poll that ends early only costs another round.
             let ms = left.as_micros().div_ceil(1000).min(i32::MAX as u128) as i32;
-            // SAFETY: one valid pollfd; an interrupted poll just loops.
-            unsafe { libc::poll(&mut poll, 1, ms) };
+            // SAFETY: two valid pollfds (a negative fd is ignored by poll);
+            // an interrupted poll just loops.
+            unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, ms) };
         }
     }
 }
@@ -719,7 +807,7 @@ fn drain_output(child: &mut Child) -> Drain {
 }
 
 impl Oracle for ScriptOracle {
-    fn test(&self, candidate: &Candidate<'_>, cancel: &AtomicBool) -> TestOutcome {
+    fn test(&self, candidate: &Candidate<'_>, cancel: Watch<'_>) -> TestOutcome {
         match self.run(candidate.bytes, cancel) {
             Ok((exit, _)) => TestOutcome {
                 verdict: if exit.interesting() {

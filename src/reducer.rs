@@ -28,6 +28,7 @@ use std::time::{Duration, Instant};
 
 use crate::cache::{VerdictCache, key_of};
 use crate::configuration::Configuration;
+use crate::oracle::{CancelSignal, Watch};
 use crate::policy::Policy;
 use crate::speculation::{Cursor, OutcomeModel};
 use crate::stats::PhaseStats;
@@ -78,14 +79,14 @@ impl Candidate<'_> {
 /// oracle and by any `Fn(&Candidate) -> Verdict` closure.
 pub trait Oracle: Sync {
     /// Judges `candidate`; should give up early once `cancel` is set.
-    fn test(&self, candidate: &Candidate<'_>, cancel: &AtomicBool) -> TestOutcome;
+    fn test(&self, candidate: &Candidate<'_>, cancel: Watch<'_>) -> TestOutcome;
 }
 
 impl<F> Oracle for F
 where
     F: Fn(&Candidate<'_>) -> Verdict + Sync,
 {
-    fn test(&self, candidate: &Candidate<'_>, _cancel: &AtomicBool) -> TestOutcome {
+    fn test(&self, candidate: &Candidate<'_>, _cancel: Watch<'_>) -> TestOutcome {
         self(candidate).into()
     }
 }
@@ -309,7 +310,7 @@ impl<'a> Reducer<'a> {
                         bytes: &bytes,
                     };
                     let cancel = self.limits.interrupt.as_deref().unwrap_or(&never);
-                    let outcome = self.oracle.test(&judged, cancel);
+                    let outcome = self.oracle.test(&judged, Watch::Flag(cancel));
                     if outcome.cancelled {
                         break self.limit_hit().unwrap_or(StopReason::Interrupted);
                     }
@@ -429,7 +430,7 @@ impl<'a> Reducer<'a> {
                 config: candidate,
                 bytes,
             },
-            self.limits.interrupt.as_deref().unwrap_or(&never),
+            Watch::Flag(self.limits.interrupt.as_deref().unwrap_or(&never)),
         );
         if outcome.cancelled {
             return Err(self.limit_hit().unwrap_or(StopReason::Interrupted));
@@ -474,7 +475,7 @@ impl<'a> Reducer<'a> {
                         let next = job_rx.lock().expect("job queue poisoned").recv();
                         let Ok(job) = next else { return };
                         let began = Instant::now();
-                        let finished = if job.cancel.load(Ordering::SeqCst) {
+                        let finished = if job.cancel.is_cancelled() {
                             Finished::Cancelled
                         } else if filter.is_some_and(|f| !f.accepts(&job.bytes)) {
                             Finished::SyntaxRejected
@@ -483,7 +484,7 @@ impl<'a> Reducer<'a> {
                                 config: &job.candidate,
                                 bytes: &job.bytes,
                             };
-                            match oracle.test(&candidate, &job.cancel) {
+                            match oracle.test(&candidate, Watch::Signal(&job.cancel)) {
                                 outcome if outcome.cancelled => Finished::Cancelled,
                                 outcome => Finished::Tested(outcome),
                             }
@@ -633,7 +634,7 @@ impl<'a> Reducer<'a> {
                     candidate: Arc::new(candidate),
                     bytes: Arc::new(bytes),
                     key,
-                    cancel: Arc::new(AtomicBool::new(false)),
+                    cancel: Arc::new(CancelSignal::new()),
                     result: known,
                     unconfirmed: false,
                     started: None,
@@ -726,7 +727,7 @@ impl Chain {
     fn cancel_from(&mut self, at: usize, phase: &mut PhaseStats) {
         for slot in self.slots.drain(at..) {
             if slot.result.is_none() {
-                slot.cancel.store(true, Ordering::SeqCst);
+                slot.cancel.cancel();
                 phase.wasted += 1;
             }
         }
@@ -742,7 +743,7 @@ struct Slot {
     candidate: Arc<Configuration>,
     bytes: Arc<Vec<u8>>,
     key: u128,
-    cancel: Arc<AtomicBool>,
+    cancel: Arc<CancelSignal>,
     /// `None` while its test runs; `Some(interesting)` once known.
     result: Option<bool>,
     /// Interesting by one oracle test, not yet re-tested (recheck only).
@@ -786,7 +787,7 @@ struct Job {
     slot: u64,
     candidate: Arc<Configuration>,
     bytes: Arc<Vec<u8>>,
-    cancel: Arc<AtomicBool>,
+    cancel: Arc<CancelSignal>,
 }
 
 #[cfg(test)]
