@@ -35,8 +35,9 @@ const KILL_GRACE: Duration = Duration::from_millis(200);
 /// The same for a launcher, which must reach a scheduler to cancel its job
 /// (`srun` takes about a second).
 pub const LAUNCHER_KILL_GRACE: Duration = Duration::from_secs(10);
-/// How often a running test looks at its cancel flag: every tenth of its
-/// running time so far, within these bounds. A cancelled test holds a core
+/// How often a running test looks at a plain cancel flag (one without a
+/// [`CancelSignal`]'s wake-up): every tenth of its running time so far,
+/// within these bounds. A cancelled test holds a core
 /// until it is killed, which matters most for short tests; each look costs
 /// two system calls, which matters for long ones.
 const POLL_MIN: Duration = Duration::from_millis(2);

@@ -458,8 +458,8 @@ impl<'a> Reducer<'a> {
         let oracle = self.oracle;
         let filter = self.active_filter();
         // One worker per job. A cancelled test keeps its worker until its
-        // processes are gone (a few milliseconds: it looks at its cancel
-        // flag every 2 ms at first); spare workers did not measurably
+        // processes are gone (a few milliseconds: the cancel wakes its
+        // waiter at once); spare workers did not measurably
         // shorten runs and each kept its own allocator arena and parser,
         // 15-20 MB more at peak on a 1 MB input.
         let workers = self.jobs;
