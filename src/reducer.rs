@@ -30,7 +30,7 @@ use crate::cache::{VerdictCache, key_of};
 use crate::configuration::Configuration;
 use crate::oracle::{CancelSignal, Watch};
 use crate::policy::Policy;
-use crate::speculation::{Cursor, OutcomeModel};
+use crate::speculation::{Cursor, OutcomeModel, PassWindow};
 use crate::stats::PhaseStats;
 use crate::units::Units;
 
@@ -578,17 +578,31 @@ impl<'a> Reducer<'a> {
                 chain.cancel_from(0, phase);
                 return (Arc::unwrap_or_clone(best), reason);
             }
-            let pass_after = model.likely_pass_after();
+            let window = model.pass_window();
             // A running test that has become a likely pass: what was proposed
             // after it on the guess that it fails goes, to be proposed again
             // on the guess that it passes.
             if let Some(at) = chain
                 .slots
                 .iter()
-                .position(|s| s.result.is_none() && !s.guessed_pass && s.guesses_pass(pass_after))
+                .position(|s| s.result.is_none() && !s.guessed_pass && s.guesses_pass(window))
             {
                 chain.slots[at].guessed_pass = true;
                 if at + 1 < chain.slots.len() && !chain.slots[at + 1].after_pass {
+                    chain.cancel_from(at + 1, phase);
+                    tail_exhausted = None;
+                }
+            }
+            // And back: one guessed to pass that has now run far longer than
+            // any recent pass is more likely hanging toward its timeout.
+            if let Some(at) = chain
+                .slots
+                .iter()
+                .position(|s| s.result.is_none() && s.guessed_pass && !s.guesses_pass(window))
+            {
+                chain.slots[at].guessed_pass = false;
+                chain.slots[at].dropped_pass = true;
+                if at + 1 < chain.slots.len() && chain.slots[at + 1].after_pass {
                     chain.cancel_from(at + 1, phase);
                     tail_exhausted = None;
                 }
@@ -604,7 +618,7 @@ impl<'a> Reducer<'a> {
                         false,
                     ),
                     Some(tail) => {
-                        let guess = tail.result.unwrap_or(tail.guesses_pass(pass_after));
+                        let guess = tail.result.unwrap_or(tail.guesses_pass(window));
                         if tail_exhausted == Some(guess) {
                             break;
                         }
@@ -639,6 +653,7 @@ impl<'a> Reducer<'a> {
                     unconfirmed: false,
                     started: None,
                     guessed_pass: false,
+                    dropped_pass: false,
                 };
                 next_id += 1;
                 if known.is_none() {
@@ -657,15 +672,24 @@ impl<'a> Reducer<'a> {
             if chain.slots.front().is_some_and(|s| s.result.is_some()) {
                 continue;
             }
-            // Wait for a result, or until a running test becomes a likely pass.
+            // Wait for a result, or until a running test's guess changes.
             let mut wait = Duration::from_millis(50);
-            if let Some(after) = pass_after {
+            if let Some(w) = window {
                 for s in chain
                     .slots
                     .iter()
-                    .filter(|s| s.result.is_none() && !s.guessed_pass)
+                    .filter(|s| s.result.is_none() && !s.dropped_pass)
                 {
-                    wait = wait.min(after.saturating_sub(s.running_for()));
+                    let t = s.running_for();
+                    let change = if s.guessed_pass {
+                        Some(w.until)
+                    } else {
+                        // One already past the window is never guessed a pass.
+                        (t < w.until).then_some(w.after)
+                    };
+                    if let Some(change) = change {
+                        wait = wait.min(change.saturating_sub(t));
+                    }
                 }
             }
             match done_rx.recv_timeout(wait) {
@@ -750,8 +774,11 @@ struct Slot {
     unconfirmed: bool,
     /// When its test started (`None` if it needed no test).
     started: Option<Instant>,
-    /// Running long enough to be guessed a pass.
+    /// Guessed to pass now: it has run long enough, and not too long.
     guessed_pass: bool,
+    /// Was guessed to pass, then ran too long: never guessed a pass again
+    /// (the window moves as tests finish; a guess must not swing back).
+    dropped_pass: bool,
 }
 
 impl Slot {
@@ -759,10 +786,18 @@ impl Slot {
         self.started.map_or(Duration::ZERO, |s| s.elapsed())
     }
 
-    /// Whether its test, still running, is guessed to pass: it was guessed
-    /// so before, or has now run past the model's `likely_pass_after`.
-    fn guesses_pass(&self, likely_pass_after: Option<Duration>) -> bool {
-        self.guessed_pass || likely_pass_after.is_some_and(|a| self.running_for() >= a)
+    /// Whether its test, still running, is guessed to pass: it has run
+    /// into the model's pass window (or was guessed so before and the model
+    /// has no window now), and not out of it again.
+    fn guesses_pass(&self, window: Option<PassWindow>) -> bool {
+        if self.dropped_pass {
+            return false;
+        }
+        let t = self.running_for();
+        match window {
+            None => self.guessed_pass,
+            Some(w) => (self.guessed_pass || t >= w.after) && t < w.until,
+        }
     }
 }
 

@@ -99,13 +99,33 @@ const MIN_TAIL: usize = 4;
 /// for a running test to be guessed a pass.
 const PASS_SHARE: f64 = 0.6;
 
+/// A test still running past this many times the longest recent pass is
+/// guessed to fail again: it is more likely hanging toward its timeout.
+const HANG_FACTOR: u32 = 2;
+
+/// The running times over which a running test is guessed to pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PassWindow {
+    /// From here on it has run as long as tests that mostly passed.
+    pub after: Duration,
+    /// From here on it has run [`HANG_FACTOR`] times longer than any recent
+    /// pass.
+    pub until: Duration,
+}
+
+impl PassWindow {
+    pub fn contains(self, running_for: Duration) -> bool {
+        self.after <= running_for && running_for < self.until
+    }
+}
+
 /// Recent oracle tests' durations and verdicts, and from them the running
-/// time after which a test is more likely to pass than to fail.
+/// times over which a test is more likely to pass than to fail.
 #[derive(Default)]
 pub struct OutcomeModel {
     recent: VecDeque<(Duration, bool)>,
-    /// Cached answer of [`Self::likely_pass_after`].
-    threshold: Option<Duration>,
+    /// Cached answer of [`Self::pass_window`].
+    window: Option<PassWindow>,
 }
 
 impl OutcomeModel {
@@ -115,15 +135,28 @@ impl OutcomeModel {
             self.recent.pop_front();
         }
         self.recent.push_back((took, interesting));
-        self.threshold = self.compute_threshold();
+        let longest_pass = self.recent.iter().filter(|s| s.1).map(|s| s.0).max();
+        self.window = self
+            .compute_threshold()
+            .zip(longest_pass)
+            .map(|(after, longest)| PassWindow {
+                after,
+                until: longest * HANG_FACTOR,
+            });
     }
 
-    /// The shortest running time after which, among the remembered tests
-    /// that ran at least that long, at least [`PASS_SHARE`] passed; `None`
-    /// if there is no such time (e.g. passing tests are not the slow ones).
-    /// `Some(ZERO)` when most tests pass anyway.
+    /// From the shortest running time after which, among the remembered
+    /// tests that ran at least that long, at least [`PASS_SHARE`] passed
+    /// (zero when most tests pass anyway), to [`HANG_FACTOR`] times the
+    /// longest remembered pass; `None` if there is no such time (e.g.
+    /// passing tests are not the slow ones).
+    pub fn pass_window(&self) -> Option<PassWindow> {
+        self.window
+    }
+
+    /// The start of [`Self::pass_window`].
     pub fn likely_pass_after(&self) -> Option<Duration> {
-        self.threshold
+        self.window.map(|w| w.after)
     }
 
     fn compute_threshold(&self) -> Option<Duration> {
@@ -179,6 +212,28 @@ mod tests {
         // Most tests are failures of 10-19 ms: a test at 12 ms is a likely
         // failure, one that has run 100 ms a likely pass.
         assert!(after > ms(12) && after <= ms(100), "{after:?}");
+    }
+
+    #[test]
+    fn a_test_running_far_longer_than_any_pass_is_no_longer_a_likely_pass() {
+        let mut model = OutcomeModel::default();
+        for i in 0..40 {
+            // Failures 10-19 ms, passes 100-119 ms, and every fifth failure a
+            // hang killed at the 1.2 s timeout.
+            match i % 5 {
+                0 | 3 => model.record(ms(100 + i % 20), true),
+                4 => model.record(ms(1200), false),
+                _ => model.record(ms(10 + i % 10), false),
+            }
+        }
+        let window = model.pass_window().expect("passes are the slow tests");
+        assert!(
+            window.contains(ms(118)) && !window.contains(ms(12)),
+            "{window:?}"
+        );
+        // Twice the longest pass (118 ms): a hang is guessed to fail again.
+        assert_eq!(window.until, ms(236));
+        assert!(!window.contains(ms(600)));
     }
 
     #[test]

@@ -76,6 +76,10 @@ enum Timing {
     /// candidate at once): the loop learns to guess that a long-running
     /// test passes and proposes ahead on that guess.
     PassesSlow,
+    /// As `PassesSlow`, but one failure in four runs 20-25 ms, four times
+    /// the longest pass (a compiler hanging toward the timeout): such a
+    /// test is first guessed to pass, then to fail again.
+    SomeFailuresHang,
 }
 
 /// The committed steps and the result, and how many tests were started on
@@ -100,6 +104,9 @@ fn run(
             Timing::Random => h % 3000,
             Timing::PassesSlow if interesting => 3000 + h % 2000,
             Timing::PassesSlow => h % 1000,
+            Timing::SomeFailuresHang if interesting => 3000 + h % 2000,
+            Timing::SomeFailuresHang if h % 4 == 0 => 20_000 + h % 5000,
+            Timing::SomeFailuresHang => h % 1000,
         };
         std::thread::sleep(Duration::from_micros(micros));
         if interesting {
@@ -168,7 +175,11 @@ fn policies() -> Vec<(&'static str, Build)> {
 #[test]
 fn four_jobs_commit_the_same_steps_as_one_for_every_policy() {
     let mut guessed_passes = 0;
-    for (seed, timing) in [(3u64, Timing::Random), (11, Timing::PassesSlow)] {
+    for (seed, timing) in [
+        (3u64, Timing::Random),
+        (11, Timing::PassesSlow),
+        (5, Timing::SomeFailuresHang),
+    ] {
         let (text, needed) = program(seed, 6);
         let (tree, units) = parse(Language::C, text.into_bytes()).unwrap();
         let filter = SyntaxCheck::new(Language::C, tree.parse_errors);
