@@ -712,4 +712,13 @@ fn without_tmpdir_tests_run_in_dev_shm_when_it_is_a_roomy_tmpfs_and_leave_nothin
         assert!(std::path::Path::new(tmpdir).starts_with(cwd));
         assert!(!cwd.exists(), "{cwd:?} was left behind");
     }
+    let original = numbers(12);
+    assert_invariants(
+        &sb,
+        "check.sh",
+        "numbers.txt",
+        original.as_bytes(),
+        "numbers.reduced.txt",
+        &["--unit", "line"],
+    );
 }
