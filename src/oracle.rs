@@ -831,8 +831,8 @@ impl Oracle for ScriptOracle {
 /// writable tmpfs that allows executables and has [`SHM_MIN_FREE`] free,
 /// unless the user set `TMPDIR` (then theirs, as the `tempfile` crate reads
 /// it); `None` means `TMPDIR` or `/tmp`. Creating, writing and removing a
-/// directory per test costs the reducer about a tenth less CPU on tmpfs than
-/// on ext4 (docs/benchmarks.md), and the oracle's own temporary files, which
+/// directory per test skips ext4's inode allocation on tmpfs (about 5% of
+/// the reducer's CPU, docs/benchmarks.md), and the oracle's own temporary files, which
 /// go to the test's TMPDIR, never reach a disk.
 pub fn default_work_dir() -> Option<PathBuf> {
     if std::env::var_os("TMPDIR").is_some_and(|t| !t.is_empty()) {

@@ -579,30 +579,24 @@ impl<'a> Reducer<'a> {
                 return (Arc::unwrap_or_clone(best), reason);
             }
             let window = model.pass_window();
-            // A running test that has become a likely pass: what was proposed
-            // after it on the guess that it fails goes, to be proposed again
-            // on the guess that it passes.
-            if let Some(at) = chain
+            // A running test whose guess has changed (it has become a likely
+            // pass, or, guessed to pass, has run far longer than any recent
+            // pass and is more likely hanging toward its timeout): what was
+            // proposed after it on the other guess goes, to be proposed again.
+            while let Some(at) = chain
                 .slots
                 .iter()
-                .position(|s| s.result.is_none() && !s.guessed_pass && s.guesses_pass(window))
+                .position(|s| s.result.is_none() && s.guessed_pass != s.guesses_pass(window))
             {
-                chain.slots[at].guessed_pass = true;
-                if at + 1 < chain.slots.len() && !chain.slots[at + 1].after_pass {
-                    chain.cancel_from(at + 1, phase);
-                    tail_exhausted = None;
-                }
-            }
-            // And back: one guessed to pass that has now run far longer than
-            // any recent pass is more likely hanging toward its timeout.
-            if let Some(at) = chain
-                .slots
-                .iter()
-                .position(|s| s.result.is_none() && s.guessed_pass && !s.guesses_pass(window))
-            {
-                chain.slots[at].guessed_pass = false;
-                chain.slots[at].dropped_pass = true;
-                if at + 1 < chain.slots.len() && chain.slots[at + 1].after_pass {
+                let slot = &mut chain.slots[at];
+                slot.guessed_pass = !slot.guessed_pass;
+                slot.dropped_pass = !slot.guessed_pass;
+                let guess = slot.guessed_pass;
+                if chain
+                    .slots
+                    .get(at + 1)
+                    .is_some_and(|next| next.after_pass != guess)
+                {
                     chain.cancel_from(at + 1, phase);
                     tail_exhausted = None;
                 }

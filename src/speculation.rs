@@ -154,11 +154,6 @@ impl OutcomeModel {
         self.window
     }
 
-    /// The start of [`Self::pass_window`].
-    pub fn likely_pass_after(&self) -> Option<Duration> {
-        self.window.map(|w| w.after)
-    }
-
     fn compute_threshold(&self) -> Option<Duration> {
         if self.recent.len() < MIN_SAMPLES {
             return None;
@@ -207,7 +202,8 @@ mod tests {
             }
         }
         let after = model
-            .likely_pass_after()
+            .pass_window()
+            .map(|w| w.after)
             .expect("passes are the slow tests");
         // Most tests are failures of 10-19 ms: a test at 12 ms is a likely
         // failure, one that has run 100 ms a likely pass.
@@ -242,7 +238,7 @@ mod tests {
         for i in 0..30 {
             model.record(ms(10 + i % 7), i % 4 == 0);
         }
-        assert_eq!(model.likely_pass_after(), None);
+        assert_eq!(model.pass_window().map(|w| w.after), None);
     }
 
     #[test]
@@ -251,7 +247,7 @@ mod tests {
         for i in 0..20 {
             model.record(ms(10), i % 5 != 0);
         }
-        assert_eq!(model.likely_pass_after(), Some(Duration::ZERO));
+        assert_eq!(model.pass_window().map(|w| w.after), Some(Duration::ZERO));
     }
 
     #[test]
@@ -260,6 +256,6 @@ mod tests {
         for _ in 0..MIN_SAMPLES - 1 {
             model.record(ms(100), true);
         }
-        assert_eq!(model.likely_pass_after(), None);
+        assert_eq!(model.pass_window().map(|w| w.after), None);
     }
 }

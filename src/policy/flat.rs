@@ -17,7 +17,7 @@ pub struct FlatPolicy {
     /// Weight of every unit of the input (indexed by unit).
     unit_weights: Arc<Vec<u64>>,
     /// Units never proposed for deletion (kept out of the list).
-    untouchable: Option<Arc<BitSet>>,
+    spared: Option<Arc<BitSet>>,
     elems: ElemList,
 }
 
@@ -27,19 +27,19 @@ impl FlatPolicy {
         FlatPolicy {
             minimizer,
             unit_weights,
-            untouchable: None,
+            spared: None,
             elems: ElemList::default(),
         }
     }
 
     /// The same policy, never deleting any of `units`.
     pub fn sparing(mut self, units: Arc<BitSet>) -> Self {
-        self.untouchable = Some(units);
+        self.spared = Some(units);
         self
     }
 
     fn elems_of(&self, config: &Configuration) -> ElemList {
-        let spared = |u: u32| self.untouchable.as_ref().is_some_and(|s| s.contains(u));
+        let spared = |u: u32| self.spared.as_ref().is_some_and(|s| s.contains(u));
         let ids: Vec<u32> = config.kept.iter().filter(|&u| !spared(u)).collect();
         let weights = ids
             .iter()
