@@ -105,8 +105,13 @@ fn the_launcher_gets_the_oracle_and_the_candidate_in_the_test_directory() {
 
 const SRUN: &str = "srun --quiet -N1 -n1 --";
 
-fn squeue() -> String {
-    let out = Command::new("squeue").args(["-h"]).output().unwrap();
+/// The queue's jobs named `job_name` (the script the launcher runs): the
+/// cluster tests run at the same time, so each looks at its own jobs only.
+fn squeue(job_name: &str) -> String {
+    let out = Command::new("squeue")
+        .args(["-h", "-n", job_name])
+        .output()
+        .unwrap();
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
@@ -125,7 +130,7 @@ fn slurm_through_srun_gives_the_local_result() {
     let original = sb.read("lines.txt");
     let args = ["--algo", "ddmin", "--unit", "line", "--launcher", SRUN];
     assert_invariants(&sb, "check.sh", "lines.txt", &original, "slurm.txt", &args);
-    assert_eq!(squeue(), "", "no job left in the queue");
+    assert_eq!(squeue("check.sh"), "", "no job left in the queue");
 }
 
 #[test]
@@ -152,19 +157,23 @@ fn slurm_jobs_of_an_interrupted_run_are_cancelled() {
     let mut running = 0;
     for _ in 0..100 {
         std::thread::sleep(Duration::from_millis(200));
-        running = squeue().lines().count();
+        running = squeue("slow.sh").lines().count();
         if running >= 4 {
             break;
         }
     }
-    assert!(running >= 4, "four jobs should be running: {}", squeue());
+    assert!(
+        running >= 4,
+        "four jobs should be running: {}",
+        squeue("slow.sh")
+    );
     // SAFETY: sending a signal to our own child process.
     unsafe {
         libc::kill(child.id() as i32, libc::SIGINT);
     }
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(130));
-    assert_eq!(squeue(), "", "no job left in the queue");
+    assert_eq!(squeue("slow.sh"), "", "no job left in the queue");
     assert_no_process("reduce-slurm-sleeper");
     sb.assert_no_temp_left();
 }
