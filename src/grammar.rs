@@ -98,7 +98,8 @@ pub struct Grammar {
     /// The language's consumers accept text the grammar rejects, so the
     /// default pipeline ends with a pass that does not re-parse candidates.
     pub consumers_accept_more: bool,
-    /// Kinds of identifier tokens, which `--rename` may shorten.
+    /// Kinds of identifier tokens, which `--rename` may shorten and
+    /// identifier replacement may rewrite to another name.
     identifiers: Vec<KindId>,
     /// Anonymous tokens that come in pairs (brackets): the pass without the
     /// syntax filter never deletes one alone.
@@ -309,7 +310,8 @@ impl Grammar {
         Ok(())
     }
 
-    /// Marks `kind` (named) as an identifier kind for `--rename`.
+    /// Marks `kind` (named) as an identifier kind (for `--rename` and
+    /// identifier replacement).
     pub fn add_identifier(&mut self, kind: &str) -> Result<()> {
         let Some(k) = self.find_kind(kind, true) else {
             bail!("{}: unknown node kind `{kind}`", self.name);
@@ -332,7 +334,7 @@ impl Grammar {
         self.paired_tokens.contains(&kind)
     }
 
-    /// Whether tokens of `kind` are identifiers `--rename` may shorten.
+    /// Whether tokens of `kind` are identifiers (names).
     pub fn is_identifier(&self, kind: KindId) -> bool {
         self.identifiers.contains(&kind)
     }

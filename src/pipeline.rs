@@ -2,9 +2,10 @@
 //!
 //! A [`Plan`] holds the input cut into units (a parse tree's tokens, or flat
 //! bytes, lines or tokens) and the list of phases the chosen algorithm runs.
-//! Single algorithms are one phase. `auto` is a tree policy to its fixpoint
-//! followed by token-level Dr. DD (or, without a grammar, Dr. DD over lines
-//! then tokens), repeated while a round still removes something.
+//! Single algorithms are one phase. `auto` is a tree policy to its fixpoint,
+//! then per-language simplifications, identifier replacement and token-level
+//! Dr. DD, repeated while a round still changes something (without a grammar,
+//! Dr. DD over tokens or bytes).
 
 use std::sync::Arc;
 
@@ -18,6 +19,7 @@ use crate::policy::drdd::DrDd;
 use crate::policy::flat::FlatPolicy;
 use crate::policy::format::Format;
 use crate::policy::hdd::{Hdd, HddOptions};
+use crate::policy::idreplace::IdReplace;
 use crate::policy::perses::{
     DEFAULT_MAX_REPLACEMENTS_PER_NODE, Perses, PersesOptions, PersesSchedule,
 };
@@ -67,6 +69,8 @@ enum Phase {
     UnfilteredScan,
     /// Per-language replacements (an expression by `0`, a block by `{}`, ...).
     Simplify,
+    /// A name's uses rewritten to an earlier name (Vulcan's identifier replacement).
+    IdReplace,
     /// Tighter whitespace layouts (`--format compact`).
     Format,
     /// Identifiers renamed to short names (`--rename`).
@@ -148,7 +152,12 @@ impl Plan {
         let (phases, repeat) = match cli.algo {
             Algo::Auto => match lang {
                 Lang::Tree(_) => (
-                    vec![Phase::Perses, Phase::Simplify, flat(Minimizer::DrDd)],
+                    vec![
+                        Phase::Perses,
+                        Phase::Simplify,
+                        Phase::IdReplace,
+                        flat(Minimizer::DrDd),
+                    ],
                     true,
                 ),
                 Lang::Text | Lang::Bytes => (vec![flat(Minimizer::DrDd)], false),
@@ -277,7 +286,7 @@ impl Plan {
                 m.build(&s.minimizer),
                 Arc::clone(&self.unit_weights),
             )),
-            Phase::Hdd | Phase::Perses | Phase::Tpdd | Phase::Simplify => {
+            Phase::Hdd | Phase::Perses | Phase::Tpdd | Phase::Simplify | Phase::IdReplace => {
                 let tree = Arc::clone(self.tree.as_ref().expect("tree phases have a tree"));
                 match phase {
                     Phase::Hdd => Box::new(Hdd::new(
@@ -301,6 +310,7 @@ impl Plan {
                         },
                     )),
                     Phase::Simplify => Box::new(Simplify::new(tree, &self.units)),
+                    Phase::IdReplace => Box::new(IdReplace::new(tree, &self.units)),
                     _ => Box::new(TPdd::new(
                         tree,
                         TPddOptions {
@@ -370,8 +380,9 @@ pub fn list_algos() -> String {
     "\
 Algorithms (--algo):
   auto     default: perses (sweep schedule, inner drdd) to its fixpoint, then simplify
-           (per-language rewrites), then token-level drdd, repeated while a round still
-           removes something; for C, a last scan of single-token deletions without the
+           (per-language rewrites), then idreplace (a name's uses become an earlier
+           name, so its declaration can go), then token-level drdd, repeated while a
+           round still changes something; for C, a last scan of single-token deletions without the
            syntax filter (implicit int and the like); without a grammar, drdd over tokens
            (bytes for binary input).
   ddmin    ddmin over flat units. 1-minimal. O(n²) tests worst case, O(log n) at best.

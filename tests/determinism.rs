@@ -12,7 +12,9 @@ use reduce::configuration::Configuration;
 use reduce::lang::{Language, SyntaxCheck};
 use reduce::policy::flat::FlatPolicy;
 use reduce::policy::hdd::{Hdd, HddOptions};
+use reduce::policy::idreplace::IdReplace;
 use reduce::policy::perses::{Perses, PersesOptions};
+use reduce::policy::simplify::Simplify;
 use reduce::policy::tpdd::{TPdd, TPddOptions};
 use reduce::policy::{Minimizer, MinimizerSettings, Policy};
 use reduce::reducer::{Candidate, Observer, Reducer, SyntaxFilter, Verdict};
@@ -167,6 +169,19 @@ fn policies() -> Vec<(&'static str, Build)> {
         "tpdd",
         Box::new(|t: &Arc<Tree>, _: &Units| {
             Box::new(TPdd::new(Arc::clone(t), TPddOptions::default())) as Box<dyn Policy>
+        }),
+    ));
+    // The default pipeline's rewriting phases.
+    out.push((
+        "simplify",
+        Box::new(|t: &Arc<Tree>, u: &Units| {
+            Box::new(Simplify::new(Arc::clone(t), u)) as Box<dyn Policy>
+        }),
+    ));
+    out.push((
+        "idreplace",
+        Box::new(|t: &Arc<Tree>, u: &Units| {
+            Box::new(IdReplace::new(Arc::clone(t), u)) as Box<dyn Policy>
         }),
     ));
     out

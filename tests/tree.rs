@@ -257,3 +257,28 @@ fn rename_shortens_every_name_the_oracle_does_not_need() {
     assert_eq!(rename["name"], "rename");
     assert!(rename["successes"].as_u64().unwrap() >= 1);
 }
+
+#[test]
+fn the_default_pipeline_gives_a_names_uses_an_earlier_name_so_its_declaration_goes() {
+    let (sb, s, _) = reduce_fixture("c-names", "sum.c", &[]);
+    let text = String::from_utf8(sb.read("out")).unwrap();
+    // The oracle needs a sum of two names, not two variables: one is left.
+    let globals: Vec<&str> = ["alpha", "beta", "gamma_count"]
+        .into_iter()
+        .filter(|name| text.contains(name))
+        .collect();
+    assert_eq!(globals.len(), 1, "{text}");
+    let sum = format!("crash({0} + {0})", globals[0]);
+    assert!(text.contains(&sum), "{text}");
+    let phases = s["phases"].as_array().unwrap();
+    let replaced: u64 = phases
+        .iter()
+        .filter(|p| p["name"] == "idreplace")
+        .map(|p| p["successes"].as_u64().unwrap())
+        .sum();
+    assert!(replaced >= 1, "{phases:?}");
+    // Deletion alone keeps both variables.
+    let (perses, ..) = reduce_fixture("c-names", "sum.c", &["--algo", "perses"]);
+    let text = String::from_utf8(perses.read("out")).unwrap();
+    assert!(text.contains("alpha") && text.contains("beta"), "{text}");
+}

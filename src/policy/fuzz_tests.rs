@@ -15,6 +15,7 @@ use crate::configuration::Configuration;
 use crate::lang::{Language, SyntaxCheck};
 use crate::policy::flat::FlatPolicy;
 use crate::policy::hdd::{Hdd, HddOptions};
+use crate::policy::idreplace::IdReplace;
 use crate::policy::perses::{Perses, PersesOptions, PersesSchedule};
 use crate::policy::simplify::Simplify;
 use crate::policy::testing::XorShift;
@@ -148,6 +149,7 @@ fn tree_policies(tree: &Arc<Tree>, units: &Units, inner: Minimizer) -> Vec<Box<d
         perses(PersesSchedule::Sweep),
         Box::new(TPdd::new(Arc::clone(tree), TPddOptions::default())),
         Box::new(Simplify::new(Arc::clone(tree), units)),
+        Box::new(IdReplace::new(Arc::clone(tree), units)),
     ]
 }
 

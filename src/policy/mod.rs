@@ -25,6 +25,7 @@ pub mod format;
 #[cfg(test)]
 mod fuzz_tests;
 pub mod hdd;
+pub mod idreplace;
 pub mod perses;
 pub mod probdd;
 pub mod rename;

@@ -1,0 +1,388 @@
+//! Identifier replacement (Vulcan, algorithms.md §9): a name's uses are
+//! rewritten to another name, so that its declaration can go.
+//!
+//! Why: deletion stops at `int a; int b; ... crash(a + b);` when the bug
+//! needs an addition but not two variables; `crash(a + a)` leaves `int b;`
+//! unused, and the next round's tree policy deletes it. Vulcan runs this
+//! after its main reducer reached a fixpoint, then the main reducer again;
+//! the default pipeline does the same by placing it in its repeated round.
+//!
+//! Which tokens are identifiers is grammar data (`identifiers` in
+//! `grammars/<lang>.json`). A *name* is the set of kept identifier tokens
+//! that currently read the same text, if that text is the original text of
+//! some identifier token of the input (so a type a simplification rewrote
+//! to `int` is no name). Every name has a fixed *rank*: the position of the
+//! first identifier token of the original input that reads it.
+//!
+//! A proposal for names `a` and `b` keeps `a`'s first kept token and
+//! rewrites every later kept token of `a` to `b`'s text. It is made only
+//! when `b` ranks before `a` (in C, `b` is then usually declared earlier,
+//! where `a`'s uses can see it) and when every identifier kind among the
+//! rewritten tokens is also a kind of one of `b`'s tokens (a type's uses
+//! become another type, a field's another field). Each name with at least
+//! two kept tokens is tried, in rank order, against at most [`MAX_TARGETS`]
+//! earlier names, nearest rank first.
+//!
+//! Termination: a committed step keeps the token count and lowers the sum,
+//! over kept identifier tokens that read a name, of that name's rank (the
+//! rewritten tokens move to an earlier name; no other token changes).
+//! Deletions lower the token count and the simplify policy's rewrites never
+//! raise that sum, so the default pipeline, which repeats its round while
+//! something changes, still ends.
+//!
+//! Schedule: like [`crate::policy::simplify::Simplify`], a sweep over the
+//! names of the configuration it starts on; a success ends the reduce
+//! loop's pass, and the next pass resumes with the next name. A sweep that
+//! committed something is followed by another.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::configuration::{Configuration, Delta, Proposal};
+use crate::grammar::KindId;
+use crate::policy::Policy;
+use crate::tree::Tree;
+use crate::units::Units;
+
+/// How many earlier names a name's uses are tried with, nearest rank first.
+/// Vulcan tries every other name; in reduced C, a name's replacement is
+/// almost always one declared shortly before it, and the bound keeps a
+/// sweep linear in the number of names.
+pub const MAX_TARGETS: usize = 4;
+
+/// The kept tokens of one name in a configuration.
+#[derive(Clone, Debug, Default)]
+struct Occurrences {
+    /// Kept tokens reading the name, in order.
+    units: Vec<u32>,
+    /// The identifier kinds among them (a few at most).
+    kinds: Vec<KindId>,
+}
+
+/// Replaces a name's later occurrences by an earlier name.
+#[derive(Clone)]
+pub struct IdReplace {
+    tree: Arc<Tree>,
+    units: Arc<Units>,
+    /// The rank of every name: the first original identifier token reading it.
+    rank: Arc<HashMap<Vec<u8>, u32>>,
+    /// This sweep's names (those with two or more kept tokens when it began),
+    /// by rank; `None` until the next sweep begins.
+    order: Option<Arc<Vec<Vec<u8>>>>,
+    /// Position in `order` of the name being tried.
+    cursor: usize,
+    /// The next of that name's targets to try.
+    next_target: usize,
+    /// Whether this sweep committed anything.
+    committed: bool,
+    /// This pass's names and their occurrences.
+    names: Arc<HashMap<Vec<u8>, Occurrences>>,
+}
+
+impl IdReplace {
+    /// A policy over `tree`, whose tokens are `units` (copied once, for the
+    /// token texts).
+    pub fn new(tree: Arc<Tree>, units: &Units) -> Self {
+        assert_eq!(tree.unit_count(), units.len(), "the tree's units");
+        let mut rank = HashMap::new();
+        for u in 0..units.len() {
+            if tree.grammar.is_identifier(tree.kind(tree.leaf_of(u))) {
+                rank.entry(units.text(u).trim_ascii().to_vec()).or_insert(u);
+            }
+        }
+        IdReplace {
+            tree,
+            units: Arc::new(units.clone()),
+            rank: Arc::new(rank),
+            order: None,
+            cursor: 0,
+            next_target: 0,
+            committed: false,
+            names: Arc::default(),
+        }
+    }
+
+    /// The names of `config` and where they occur.
+    fn names_in(&self, config: &Configuration) -> HashMap<Vec<u8>, Occurrences> {
+        let mut names: HashMap<Vec<u8>, Occurrences> = HashMap::new();
+        for u in config.kept.iter() {
+            let kind = self.tree.kind(self.tree.leaf_of(u));
+            if !self.tree.grammar.is_identifier(kind) {
+                continue;
+            }
+            let text = self.units.token_text(config, u);
+            if !self.rank.contains_key(text) {
+                continue;
+            }
+            let entry = names.entry(text.to_vec()).or_default();
+            entry.units.push(u);
+            if !entry.kinds.contains(&kind) {
+                entry.kinds.push(kind);
+            }
+        }
+        names
+    }
+
+    /// The names `name`'s later occurrences may become, best first: earlier
+    /// names whose kinds cover those of the rewritten tokens.
+    fn targets(&self, name: &[u8]) -> Vec<&[u8]> {
+        let Some(own) = self.names.get(name) else {
+            return Vec::new();
+        };
+        let rewritten: Vec<KindId> = own.units[1..]
+            .iter()
+            .map(|&u| self.tree.kind(self.tree.leaf_of(u)))
+            .collect();
+        let rank = self.rank[name];
+        let mut targets: Vec<(u32, &[u8])> = self
+            .names
+            .iter()
+            .filter(|(other, occ)| {
+                self.rank[other.as_slice()] < rank
+                    && rewritten.iter().all(|k| occ.kinds.contains(k))
+            })
+            .map(|(other, _)| (self.rank[other.as_slice()], other.as_slice()))
+            .collect();
+        targets.sort_unstable_by_key(|&(r, _)| std::cmp::Reverse(r));
+        targets.truncate(MAX_TARGETS);
+        targets.into_iter().map(|(_, t)| t).collect()
+    }
+}
+
+impl Policy for IdReplace {
+    fn name(&self) -> String {
+        "idreplace".into()
+    }
+
+    fn start_pass(&mut self, config: &Configuration) {
+        self.names = Arc::new(self.names_in(config));
+        if self.order.is_none() {
+            let mut order: Vec<Vec<u8>> = self
+                .names
+                .iter()
+                .filter(|(_, occ)| occ.units.len() >= 2)
+                .map(|(name, _)| name.clone())
+                .collect();
+            order.sort_unstable_by_key(|name| self.rank[name.as_slice()]);
+            self.order = Some(Arc::new(order));
+            self.cursor = 0;
+            self.next_target = 0;
+            self.committed = false;
+        }
+    }
+
+    fn next_proposal(&mut self, _config: &Configuration) -> Option<Proposal> {
+        let order = Arc::clone(self.order.as_ref()?);
+        while let Some(name) = order.get(self.cursor) {
+            let occurrences = self.names.get(name).map_or(0, |o| o.units.len());
+            if occurrences >= 2 {
+                let target = self.targets(name).get(self.next_target).map(|t| t.to_vec());
+                if let Some(target) = target {
+                    self.next_target += 1;
+                    let text: Arc<[u8]> = Arc::from(target);
+                    let proposal = Proposal {
+                        delta: Delta::new(),
+                        rewrites: self.names[name].units[1..]
+                            .iter()
+                            .map(|&u| (u, Arc::clone(&text)))
+                            .collect(),
+                        layout: None,
+                    };
+                    return Some(proposal);
+                }
+            }
+            self.cursor += 1;
+            self.next_target = 0;
+        }
+        None
+    }
+
+    fn on_reduced(&mut self, reduced: Option<&Configuration>) -> bool {
+        if reduced.is_some() {
+            // The name now occurs once: the sweep goes on with the next.
+            self.committed = true;
+            self.cursor += 1;
+            self.next_target = 0;
+            return true;
+        }
+        self.order = None;
+        std::mem::take(&mut self.committed)
+    }
+
+    fn clone_box(&self) -> Box<dyn Policy> {
+        Box::new(self.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lang::{Language, SyntaxCheck};
+    use crate::reducer::{Candidate, Observer, Reducer, Verdict};
+    use crate::tree::parse::parse;
+
+    /// Every committed configuration of a run.
+    #[derive(Default)]
+    struct Steps(Vec<Configuration>);
+
+    impl Observer for Steps {
+        fn on_improved(&mut self, config: &Configuration, _bytes: &[u8]) {
+            self.0.push(config.clone());
+        }
+    }
+
+    struct Outcome {
+        text: String,
+        steps: Vec<Configuration>,
+        tests: u64,
+    }
+
+    /// Runs [`IdReplace`] from `start` (or the whole input) through the real
+    /// reduce loop, with the syntax check as filter and `jobs` in flight.
+    fn replace_from(
+        source: &str,
+        start: Option<Configuration>,
+        jobs: usize,
+        interesting: impl Fn(&str) -> bool + Sync,
+    ) -> (Outcome, Configuration, Arc<Tree>, Units) {
+        let (tree, units) = parse(Language::C, source.as_bytes().to_vec()).unwrap();
+        let check = SyntaxCheck::for_tree(Language::C, &tree);
+        let oracle = |c: &Candidate<'_>| {
+            if interesting(&String::from_utf8_lossy(c.bytes)) {
+                Verdict::Interesting
+            } else {
+                Verdict::NotInteresting
+            }
+        };
+        let tree = Arc::new(tree);
+        let mut policy: Box<dyn Policy> = Box::new(IdReplace::new(Arc::clone(&tree), &units));
+        let mut steps = Steps::default();
+        let mut reducer = Reducer::new(&units, &oracle)
+            .with_filter(Some(&check))
+            .with_cache(false)
+            .with_jobs(jobs);
+        let start = start.unwrap_or_else(|| Configuration::full(units.len()));
+        let (config, _) = reducer.run(&mut policy, start, &mut steps);
+        let outcome = Outcome {
+            text: String::from_utf8(units.render(&config)).unwrap(),
+            steps: steps.0,
+            tests: reducer.tests_total(),
+        };
+        (outcome, config, tree, units)
+    }
+
+    fn collapse(text: &str) -> String {
+        text.split_whitespace().collect::<Vec<_>>().join(" ")
+    }
+
+    const SUM: &str = "int a;\nint b;\nint f(void) { return crash(a + b); }\n";
+
+    /// Interesting while `crash` gets a sum and every name used is declared.
+    fn sum_of_declared(text: &str) -> bool {
+        let declared = |v: &str| text.contains(&format!("int {v};"));
+        text.contains("crash(a + a)") && declared("a")
+            || text.contains("crash(a + b)") && declared("a") && declared("b")
+            || text.contains("crash(b + b)") && declared("b")
+    }
+
+    #[test]
+    fn a_names_uses_become_an_earlier_name_and_its_declaration_stays_for_deletion() {
+        let (out, ..) = replace_from(SUM, None, 1, sum_of_declared);
+        assert_eq!(
+            collapse(&out.text),
+            "int a; int b; int f(void) { return crash(a + a); }"
+        );
+        assert_eq!(out.steps.len(), 1);
+    }
+
+    /// The sum, over kept identifier tokens that read a name, of its rank.
+    fn rank_sum(policy: &IdReplace, config: &Configuration) -> u64 {
+        policy
+            .names_in(config)
+            .iter()
+            .map(|(name, occ)| u64::from(policy.rank[name]) * occ.units.len() as u64)
+            .sum()
+    }
+
+    #[test]
+    fn every_step_keeps_the_tokens_and_lowers_the_rank_sum_and_a_second_run_changes_nothing() {
+        let source = "int a, b, c, d;\nint f(void) { return crash(d * c - b + a + d + c); }\n";
+        let anything_calling_crash = |t: &str| t.contains("crash(");
+        let (out, config, tree, units) = replace_from(source, None, 1, anything_calling_crash);
+        let policy = IdReplace::new(tree, &units);
+        let full = Configuration::full(units.len());
+        assert!(out.steps.len() >= 3, "{}", out.text);
+        let mut before = rank_sum(&policy, &full);
+        for step in &out.steps {
+            assert_eq!(step.len(), full.len(), "no token is deleted");
+            let now = rank_sum(&policy, step);
+            assert!(now < before, "{now} after {before}");
+            before = now;
+        }
+        // Every use reads `a` now; each declaration keeps its own name.
+        assert_eq!(
+            collapse(&out.text),
+            "int a, b, c, d; int f(void) { return crash(a * a - a + a + a + a); }"
+        );
+        let (again, ..) = replace_from(source, Some(config), 1, anything_calling_crash);
+        assert!(again.steps.is_empty());
+    }
+
+    #[test]
+    fn a_variables_uses_never_become_a_type_or_a_field() {
+        let source = "typedef int T;\nstruct s { int x; };\nint v;\nint f(void) { T t; struct s q; return q.x + v + v + t; }\n";
+        let (tree, units) = parse(Language::C, source.as_bytes().to_vec()).unwrap();
+        let mut policy = IdReplace::new(Arc::new(tree), &units);
+        let full = Configuration::full(units.len());
+        policy.start_pass(&full);
+        let mut proposals = Vec::new();
+        while let Some(p) = policy.next_proposal(&full) {
+            let next = full.apply(&p).unwrap();
+            proposals.push(collapse(&String::from_utf8_lossy(&units.render(&next))));
+        }
+        // `t`'s use may become `f` (a function name is an `identifier` too)
+        // or `v`, never `T` (a type) or `x` (a field); `v` has no earlier
+        // variable; `s` may become `T` (both name types).
+        for p in &proposals {
+            assert!(!p.contains("+ T + T") && !p.contains("+ x + x"), "{p}");
+        }
+        assert!(
+            proposals
+                .iter()
+                .any(|p| p.contains("return q.x + v + v + v;")),
+            "{proposals:#?}"
+        );
+        assert!(!policy.on_reduced(None), "nothing committed: it stops");
+    }
+
+    #[test]
+    fn each_name_tries_at_most_the_nearest_earlier_names() {
+        let source = "int a, b, c, d, e, f, g;\nint h(void) { return g + g; }\n";
+        let (tree, units) = parse(Language::C, source.as_bytes().to_vec()).unwrap();
+        let mut policy = IdReplace::new(Arc::new(tree), &units);
+        let full = Configuration::full(units.len());
+        policy.start_pass(&full);
+        let mut proposals = Vec::new();
+        while let Some(p) = policy.next_proposal(&full) {
+            let next = full.apply(&p).unwrap();
+            let text = collapse(&String::from_utf8_lossy(&units.render(&next)));
+            proposals.push(text.rsplit("return ").next().unwrap().to_string());
+        }
+        assert_eq!(proposals, ["f + f; }", "e + e; }", "d + d; }", "c + c; }"]);
+        assert_eq!(proposals.len(), MAX_TARGETS);
+    }
+
+    #[test]
+    fn speculative_runs_commit_the_same_steps() {
+        let source = "int a, b, c, d;\nint f(void) { return crash(d * c - b + a + d + c); }\n";
+        let needs_two_names = |t: &str| {
+            let body = t.rsplit("crash(").next().unwrap();
+            body.contains('a') && body.contains('b')
+        };
+        let (one, ..) = replace_from(source, None, 1, needs_two_names);
+        let (four, ..) = replace_from(source, None, 4, needs_two_names);
+        assert_eq!(one.text, four.text);
+        assert_eq!(one.steps, four.steps);
+        assert!(one.tests > 0 && !one.steps.is_empty());
+    }
+}
