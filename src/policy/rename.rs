@@ -8,7 +8,9 @@
 //! Which tokens are identifiers is grammar data (`identifiers` in
 //! `grammars/<lang>.json`). A name is every kept identifier token with the
 //! same current text (a rewrite counts), whatever its kind, so declaration
-//! and uses change together. Names are tried in order of the bytes they
+//! and uses change together; a text no identifier of the input had (a type
+//! the simplify policy rewrote to `int`, an expression it replaced) is no
+//! name. Names are tried in order of the bytes they
 //! take (occurrences × length, largest first); each gets the first of `a` …
 //! `z`, `a0` … `z9`, `a00` … that no kept token spells and that is shorter
 //! than it. A proposal rewrites all of a name's tokens at once; a success
@@ -28,6 +30,8 @@ use crate::units::Units;
 pub struct Rename {
     tree: Arc<Tree>,
     units: Arc<Units>,
+    /// The texts of the input's identifier tokens.
+    original_names: Arc<HashSet<Vec<u8>>>,
     /// Names (texts) already proposed, whatever came of it.
     tried: HashSet<Vec<u8>>,
     /// This pass's proposals, next first: the name and its renaming.
@@ -37,8 +41,13 @@ pub struct Rename {
 impl Rename {
     /// A policy over `tree`, whose tokens are `units` (copied once).
     pub fn new(tree: Arc<Tree>, units: &Units) -> Self {
+        let original_names = (0..units.len())
+            .filter(|&u| tree.grammar.is_identifier(tree.kind(tree.leaf_of(u))))
+            .map(|u| units.text(u).trim_ascii().to_vec())
+            .collect();
         Rename {
             tree,
+            original_names: Arc::new(original_names),
             units: Arc::new(units.clone()),
             tried: HashSet::new(),
             queue: Vec::new(),
@@ -79,7 +88,9 @@ impl Policy for Rename {
         let mut spelled: HashSet<Vec<u8>> = HashSet::new();
         for u in config.kept.iter() {
             let text = self.units.token_text(config, u).to_vec();
-            if grammar.is_identifier(self.tree.kind(self.tree.leaf_of(u))) {
+            if grammar.is_identifier(self.tree.kind(self.tree.leaf_of(u)))
+                && self.original_names.contains(&text)
+            {
                 names.entry(text.clone()).or_default().push(u);
             }
             spelled.insert(text);
@@ -133,6 +144,40 @@ impl Policy for Rename {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_rewritten_type_or_replaced_expression_is_no_name_to_rename() {
+        let source = "typedef long size;\nsize n;\nint f(void) { return g(n); }\n";
+        let (tree, units) =
+            crate::tree::parse::parse(crate::lang::Language::C, source.as_bytes().to_vec())
+                .unwrap();
+        let tree = Arc::new(tree);
+        let mut config = Configuration::full(units.len());
+        // As simplify leaves them: the use of `size` as a type reads `int`,
+        // and `g(n)` reads `0` (its first token rewritten, the rest deleted).
+        let unit_reading = |text: &str, nth: usize| {
+            (0..units.len())
+                .filter(|&u| units.text(u).trim_ascii() == text.as_bytes())
+                .nth(nth)
+                .unwrap()
+        };
+        let (size_use, call) = (unit_reading("size", 1), unit_reading("g", 0));
+        let rewrites = Arc::make_mut(&mut config.rewrites);
+        rewrites.insert(size_use, Arc::from(&b"int"[..]));
+        rewrites.insert(call, Arc::from(&b"long_text"[..]));
+        config.kept.remove_range(call + 1..call + 4);
+        let mut policy = Rename::new(Arc::clone(&tree), &units);
+        policy.start_pass(&config);
+        let mut renamed = Vec::new();
+        while let Some(p) = policy.next_proposal(&config) {
+            renamed.extend(p.rewrites.iter().map(|&(u, _)| u));
+        }
+        assert!(!renamed.is_empty());
+        assert!(
+            !renamed.contains(&size_use) && !renamed.contains(&call),
+            "{renamed:?}"
+        );
+    }
 
     #[test]
     fn short_names_run_through_letters_then_letters_with_digits() {
