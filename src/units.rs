@@ -111,6 +111,36 @@ impl Units {
         }
     }
 
+    /// The text of the kept units `kept` (in order) as one piece: their
+    /// texts (rewrites applied), with the whitespace the input had between
+    /// units that were neighbours there, and a space between others where
+    /// they would fuse; no whitespace after the last.
+    pub fn join_kept(
+        &self,
+        config: &Configuration,
+        kept: impl IntoIterator<Item = u32>,
+    ) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut prev: Option<u32> = None;
+        for u in kept {
+            let token = self.token_text(config, u);
+            if let Some(p) = prev {
+                let own = self.text(p);
+                let space = &own[own.len() - trailing_space(own)..];
+                if p + 1 == u && !space.is_empty() {
+                    out.extend_from_slice(space);
+                } else if let (Some(&a), Some(&b)) = (out.last(), token.first())
+                    && would_fuse(a, b)
+                {
+                    out.push(b' ');
+                }
+            }
+            out.extend_from_slice(token);
+            prev = Some(u);
+        }
+        out
+    }
+
     /// The byte length of every unit (WDD's weights for flat units).
     pub fn byte_lengths(&self) -> Vec<u64> {
         (0..self.len()).map(|i| self.span(i).len() as u64).collect()
@@ -309,6 +339,25 @@ mod tests {
     fn lines_keep_their_newlines() {
         let u = Units::flat(b"a\nbb\n\nc".to_vec(), UnitKind::Line);
         assert_eq!(pieces(&u), ["a\n", "bb\n", "\n", "c"]);
+    }
+
+    #[test]
+    fn joined_units_keep_the_inputs_spacing_between_neighbours_and_part_only_what_would_fuse() {
+        let u = Units::flat(b"f ( x,\n  y ) + \"s\"".to_vec(), UnitKind::Token);
+        assert_eq!(
+            pieces(&u),
+            ["f ", "( ", "x", ",\n  ", "y ", ") ", "+ ", "\"s\""]
+        );
+        let mut config = Configuration::full(u.len());
+        let join = |config: &Configuration, kept: &[u32]| {
+            String::from_utf8(u.join_kept(config, kept.iter().copied())).unwrap()
+        };
+        assert_eq!(join(&config, &[0, 1, 2, 3, 4, 5]), "f ( x,\n  y )");
+        // Across a gap: `f` and `y` would fuse, `(` and `)` would not.
+        assert_eq!(join(&config, &[0, 4]), "f y");
+        assert_eq!(join(&config, &[1, 5]), "()");
+        std::sync::Arc::make_mut(&mut config.rewrites).insert(2, std::sync::Arc::from(&b"zz"[..]));
+        assert_eq!(join(&config, &[2, 4, 7]), "zz y \"s\"");
     }
 
     #[test]

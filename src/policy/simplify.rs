@@ -17,6 +17,16 @@
 //! than `t`. Every committed step therefore lowers (kept tokens, bytes of
 //! the kept tokens' texts) lexicographically, so the run terminates.
 //!
+//! After the grammar's texts, a node of two or more kept tokens is tried
+//! with subtrees found elsewhere in the candidate (Vulcan's subtree
+//! replacement, algorithms.md §9): the [`MAX_DONOR_TEXTS`] smallest live
+//! nodes, outside and around neither the node, without rewrites, with
+//! fewer kept tokens, whose kind fits the slot the node fills (from
+//! `NODE_TYPES`, as for Perses' replacements), e.g. a block the bug needs
+//! non-empty by another function's smaller body. The donor's text (its kept
+//! tokens, spaced as in the input) becomes the node's first token's rewrite,
+//! so the same measure falls.
+//!
 //! Schedule: a *sweep* visits the nodes that have replacements (that fit
 //! the slot they fill: a replacement may be limited to one field, see
 //! [`crate::grammar::Grammar::replacement_fits`]) and are live with a kept
@@ -37,6 +47,10 @@
 use std::sync::Arc;
 
 use crate::configuration::{Configuration, Delta, Proposal};
+
+/// How many subtrees from elsewhere a node is tried with, after the
+/// grammar's texts: the smallest that fit its slot.
+pub const MAX_DONOR_TEXTS: usize = 2;
 use crate::policy::Policy;
 use crate::tree::{Liveness, NodeId, Tree};
 use crate::units::Units;
@@ -46,6 +60,9 @@ struct PassData {
     live: Liveness,
     /// Kept tokens under each node.
     size: Vec<u32>,
+    /// Live nodes that keep a token and hold no rewrite, smallest first
+    /// (ties: by rank): the subtrees a node may be replaced by.
+    donors: Vec<NodeId>,
     /// `next_kept[u]`: the first kept unit at or after `u` (the unit count
     /// if none); one entry more than there are units.
     next_kept: Vec<u32>,
@@ -62,9 +79,20 @@ impl PassData {
                 next_kept[u as usize + 1]
             };
         }
+        let live = tree.liveness(config);
+        let size = tree.sizes(config);
+        let mut donors: Vec<NodeId> = (0..tree.len() as NodeId)
+            .filter(|&n| {
+                size[n as usize] > 0
+                    && live.is_live(n)
+                    && config.rewrites.range(tree.tokens(n)).next().is_none()
+            })
+            .collect();
+        donors.sort_unstable_by_key(|&n| (size[n as usize], tree.rank(n)));
         PassData {
-            live: tree.liveness(config),
-            size: tree.sizes(config),
+            live,
+            size,
+            donors,
             next_kept,
         }
     }
@@ -139,6 +167,42 @@ impl Simplify {
         rest.is_empty()
     }
 
+    /// The texts of up to [`MAX_DONOR_TEXTS`] subtrees elsewhere that may
+    /// take `n`'s place, smallest first: live, without rewrites, with fewer
+    /// kept tokens than `n`, neither inside nor around `n`, of a kind that
+    /// fits the slot `n` fills, and reading differently from each other and
+    /// from the grammar's texts for `n`.
+    fn donor_texts(&self, n: NodeId, config: &Configuration) -> Vec<Arc<[u8]>> {
+        let pass = self.pass.as_ref().expect("inside a pass");
+        let tree = &self.tree;
+        let anchor = tree.anchor_of(n, &pass.live);
+        if tree.parent(anchor).is_none() {
+            return Vec::new();
+        }
+        let own_texts = tree.grammar.replacements(tree.kind(n));
+        let mut out: Vec<Arc<[u8]>> = Vec::new();
+        for &m in &pass.donors {
+            if pass.size[m as usize] >= pass.size[n as usize] || out.len() == MAX_DONOR_TEXTS {
+                break;
+            }
+            if tree.is_within(m, n) || tree.is_within(n, m) || !tree.fits_slot_of(anchor, m) {
+                continue;
+            }
+            let tokens = tree.tokens(m);
+            let kept = std::iter::successors(Some(pass.next_kept[tokens.start as usize]), |&u| {
+                Some(pass.next_kept[u as usize + 1]).filter(|&next| next < tokens.end)
+            })
+            .take_while(|&u| u < tokens.end);
+            let text = self.units.join_kept(config, kept);
+            if !out.iter().any(|t| **t == text[..])
+                && !own_texts.iter().any(|r| *r.text == text[..])
+            {
+                out.push(Arc::from(text));
+            }
+        }
+        out
+    }
+
     /// Whether replacing `n` (first kept token `first`) by `text` shrinks it.
     fn shrinks(&self, n: NodeId, first: u32, text: &[u8], config: &Configuration) -> bool {
         let pass = self.pass.as_ref().expect("inside a pass");
@@ -175,6 +239,15 @@ impl Policy for Simplify {
             let tokens = tree.tokens(n);
             let first = pass.next_kept[tokens.start as usize];
             let present = first < tokens.end && pass.live.is_live(n);
+            let replace_by = |text: Arc<[u8]>| {
+                let mut delta = Delta::new();
+                delta.push(first + 1..tokens.end);
+                Proposal {
+                    delta,
+                    rewrites: vec![(first, text)],
+                    layout: None,
+                }
+            };
             while present && self.next_text < texts.len() {
                 let replacement = &texts[self.next_text];
                 self.next_text += 1;
@@ -182,13 +255,14 @@ impl Policy for Simplify {
                 if tree.grammar.replacement_fits(replacement, tree.slot(n))
                     && self.shrinks(n, first, text, config)
                 {
-                    let mut delta = Delta::new();
-                    delta.push(first + 1..tokens.end);
-                    return Some(Proposal {
-                        delta,
-                        rewrites: vec![(first, Arc::clone(text))],
-                        layout: None,
-                    });
+                    return Some(replace_by(Arc::clone(text)));
+                }
+            }
+            if present && pass.size[n as usize] >= 2 {
+                let donor = self.next_text - texts.len();
+                if let Some(text) = self.donor_texts(n, config).into_iter().nth(donor) {
+                    self.next_text += 1;
+                    return Some(replace_by(text));
                 }
             }
             self.cursor += 1;
@@ -421,7 +495,9 @@ int main(void) {
     #[test]
     fn only_strictly_smaller_texts_are_proposed() {
         // `1` is as small as a number gets, `{ }` and `""` already read as
-        // their replacement, `int` is `int`; `10` and `(1)` can shrink.
+        // their replacement, `int` is `int`; `10` and `(1)` can shrink, and
+        // `(1)` and `""` (two tokens each) may also become one of the two
+        // smallest expressions from elsewhere (`f` and `a`, in rank order).
         let proposals = all_proposals(
             Language::C,
             "int f() { }\nint a = 1, b = 10, c = (1);\nchar *s = \"\";\n",
@@ -431,6 +507,10 @@ int main(void) {
             [
                 "int f() { } int a = 1, b = 10, c = 0; char *s = \"\";",
                 "int f() { } int a = 1, b = 10, c = 1; char *s = \"\";",
+                "int f() { } int a = 1, b = 10, c = f; char *s = \"\";",
+                "int f() { } int a = 1, b = 10, c = a; char *s = \"\";",
+                "int f() { } int a = 1, b = 10, c = (1); char *s = f;",
+                "int f() { } int a = 1, b = 10, c = (1); char *s = a;",
                 "int f() { } int a = 1, b = 0, c = (1); char *s = \"\";",
                 "int f() { } int a = 1, b = 1, c = (1); char *s = \"\";",
                 "int f() { } int a = 1, b = 10, c = (1); int *s = \"\";",
@@ -472,6 +552,19 @@ int main(void) {
             ..config
         };
         assert!(!tree.liveness(&bare).is_live(find("declaration")));
+    }
+
+    #[test]
+    fn a_block_may_become_a_smaller_block_from_elsewhere_even_at_the_end_of_the_file() {
+        // `{}` loses the call the bug needs twice; g's body, the file's last
+        // tokens, has it.
+        let source = "void f(void) { a(); b(); c(); d(); }\nvoid g(void) { d(); }";
+        let out = simplify(Language::C, source, |t| t.matches("d();").count() == 2);
+        // (`void` became `int` too.)
+        assert_eq!(
+            collapse(&out.text),
+            "int f(int) { d(); } int g(int) { d(); }"
+        );
     }
 
     #[test]
