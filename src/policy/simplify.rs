@@ -402,9 +402,14 @@ mod tests {
     }
 
     #[test]
-    fn a_json_array_the_bug_does_not_need_becomes_empty() {
+    fn a_json_value_the_bug_does_not_need_becomes_0_and_a_key_stays_a_string() {
         let source = r#"{"a": [1, 2, {"b": "long string"}], "keep": true}"#;
         let out = simplify(Language::Json, source, |t| t.contains(r#""keep": true"#));
+        assert_eq!(out.text, r#"{"": 0, "keep": true}"#);
+        // Where the consumer needs the type, the empty value stays.
+        let out = simplify(Language::Json, source, |t| {
+            t.contains(r#""keep": true"#) && t.contains('[')
+        });
         assert_eq!(out.text, r#"{"": [], "keep": true}"#);
     }
 
