@@ -39,30 +39,41 @@
 //! committed anything; otherwise the policy stops.
 //!
 //! Cost: a sweep sorts its nodes once (O(n log n)); a pass computes
-//! liveness, kept sizes and the next kept unit of every unit once (O(nodes +
-//! units)); a proposal costs O(1) plus, to compare texts, at most as many
-//! token steps as the replacement text has bytes. Large data sits behind
+//! liveness, kept sizes and the next kept unit of every unit once, and
+//! sorts the live nodes by kind and size (O(nodes log nodes + units)); a
+//! grammar text costs O(1) plus, to compare texts, at most as many token
+//! steps as the text has bytes; a donor looks at no more than
+//! `DONOR_SCAN` nodes of each kind, then renders a few. Large data sits behind
 //! [`Arc`], so cloning the policy for speculative runs is cheap.
 
 use std::sync::Arc;
 
+use rustc_hash::FxHashMap as HashMap;
+
 use crate::configuration::{Configuration, Delta, Proposal};
+use crate::grammar::KindId;
+use crate::policy::Policy;
+use crate::tree::{Liveness, NodeId, Tree};
+use crate::units::Units;
 
 /// How many subtrees from elsewhere a node is tried with, after the
 /// grammar's texts: the smallest that fit its slot.
 pub const MAX_DONOR_TEXTS: usize = 2;
-use crate::policy::Policy;
-use crate::tree::{Liveness, NodeId, Tree};
-use crate::units::Units;
+/// How many of a kind's smallest nodes are looked at, and how many of those
+/// are kept, when looking for a node's donors: bounds the search per node
+/// by the number of kinds, however large the candidate.
+const DONOR_SCAN: usize = 64;
+const DONOR_PICKS: usize = 4;
 
 /// What a pass knows about its configuration.
 struct PassData {
     live: Liveness,
     /// Kept tokens under each node.
     size: Vec<u32>,
-    /// Live nodes that keep a token and hold no rewrite, smallest first
-    /// (ties: by rank): the subtrees a node may be replaced by.
-    donors: Vec<NodeId>,
+    /// Live nodes that keep a token and hold no rewrite, the subtrees a
+    /// node may be replaced by: grouped by kind, each group smallest first
+    /// (ties: by rank).
+    donors: Vec<Vec<NodeId>>,
     /// `next_kept[u]`: the first kept unit at or after `u` (the unit count
     /// if none); one entry more than there are units.
     next_kept: Vec<u32>,
@@ -81,14 +92,21 @@ impl PassData {
         }
         let live = tree.liveness(config);
         let size = tree.sizes(config);
-        let mut donors: Vec<NodeId> = (0..tree.len() as NodeId)
-            .filter(|&n| {
-                size[n as usize] > 0
-                    && live.is_live(n)
-                    && config.rewrites.range(tree.tokens(n)).next().is_none()
-            })
-            .collect();
-        donors.sort_unstable_by_key(|&n| (size[n as usize], tree.rank(n)));
+        let mut by_kind: HashMap<KindId, Vec<NodeId>> = HashMap::default();
+        for n in 0..tree.len() as NodeId {
+            if size[n as usize] > 0
+                && live.is_live(n)
+                && config.rewrites.range(tree.tokens(n)).next().is_none()
+            {
+                by_kind.entry(tree.kind(n)).or_default().push(n);
+            }
+        }
+        let mut donors: Vec<Vec<NodeId>> = by_kind.into_values().collect();
+        for group in &mut donors {
+            group.sort_unstable_by_key(|&n| (size[n as usize], tree.rank(n)));
+        }
+        // Groups in a fixed order, so that runs repeat.
+        donors.sort_unstable_by_key(|group| group[0]);
         PassData {
             live,
             size,
@@ -180,13 +198,28 @@ impl Simplify {
             return Vec::new();
         }
         let own_texts = tree.grammar.replacements(tree.kind(n));
-        let mut out: Vec<Arc<[u8]>> = Vec::new();
-        for &m in &pass.donors {
-            if pass.size[m as usize] >= pass.size[n as usize] || out.len() == MAX_DONOR_TEXTS {
-                break;
-            }
-            if tree.is_within(m, n) || tree.is_within(n, m) || !tree.fits_slot_of(anchor, m) {
+        let smaller = |m: NodeId| pass.size[m as usize] < pass.size[n as usize];
+        // The first few of each fitting kind (whether a node fits depends
+        // on its kind alone), at most DONOR_SCAN looked at per kind.
+        let mut picks: Vec<NodeId> = Vec::new();
+        for group in &pass.donors {
+            if !tree.slot_of_accepts(anchor, tree.kind(group[0])) {
                 continue;
+            }
+            picks.extend(
+                group
+                    .iter()
+                    .take(DONOR_SCAN)
+                    .take_while(|&&m| smaller(m))
+                    .filter(|&&m| !tree.is_within(m, n) && !tree.is_within(n, m))
+                    .take(DONOR_PICKS),
+            );
+        }
+        picks.sort_unstable_by_key(|&m| (pass.size[m as usize], tree.rank(m)));
+        let mut out: Vec<Arc<[u8]>> = Vec::new();
+        for m in picks {
+            if out.len() == MAX_DONOR_TEXTS {
+                break;
             }
             let tokens = tree.tokens(m);
             let kept = std::iter::successors(Some(pass.next_kept[tokens.start as usize]), |&u| {

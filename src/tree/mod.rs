@@ -317,12 +317,18 @@ impl Tree {
     /// [`Self::anchor_of`]); lets a caller testing many `d` for one `n`
     /// compute the anchor once. The root fills no slot.
     pub fn fits_slot_of(&self, anchor: NodeId, d: NodeId) -> bool {
-        if anchor == d || self.parent(anchor).is_none() {
+        anchor != d && self.slot_of_accepts(anchor, self.kind(d))
+    }
+
+    /// Whether a node of `kind` may fill the slot `anchor` fills (what
+    /// [`Self::fits_slot_of`] asks of a node's kind). The root fills no slot.
+    pub fn slot_of_accepts(&self, anchor: NodeId, kind: KindId) -> bool {
+        if self.parent(anchor).is_none() {
             return false;
         }
         match self.slot(anchor) {
-            Some(slot) => self.grammar.slot(slot).accepts(self.kind(d)),
-            None => self.kind(d) == self.kind(anchor),
+            Some(slot) => self.grammar.slot(slot).accepts(kind),
+            None => kind == self.kind(anchor),
         }
     }
 }
