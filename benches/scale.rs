@@ -10,7 +10,9 @@ use reduce::configuration::Configuration;
 use reduce::lang::{Language, SyntaxCheck};
 use reduce::policy::flat::FlatPolicy;
 use reduce::policy::hdd::{Hdd, HddOptions};
+use reduce::policy::idreplace::IdReplace;
 use reduce::policy::perses::{Perses, PersesOptions};
+use reduce::policy::simplify::Simplify;
 use reduce::policy::tpdd::{TPdd, TPddOptions};
 use reduce::policy::{Minimizer, MinimizerSettings, Policy};
 use reduce::reducer::{Candidate, Limits, Quiet, Reducer, SyntaxFilter, Verdict};
@@ -96,6 +98,11 @@ fn policies(tree: &Arc<Tree>, units: &Units) -> Vec<(&'static str, Box<dyn Polic
         (
             "tpdd",
             Box::new(TPdd::new(Arc::clone(tree), TPddOptions::default())),
+        ),
+        ("simplify", Box::new(Simplify::new(Arc::clone(tree), units))),
+        (
+            "idreplace",
+            Box::new(IdReplace::new(Arc::clone(tree), units)),
         ),
         (
             "drdd (tokens)",
