@@ -98,6 +98,10 @@ pub struct Grammar {
     /// The language's consumers accept text the grammar rejects, so the
     /// default pipeline ends with a pass that does not re-parse candidates.
     pub consumers_accept_more: bool,
+    /// Whether the root is a sequence of items that each parse alone (C's
+    /// translation unit), so that a candidate may be checked on the items
+    /// its edit touches (`top_level_items_parse_alone` in grammars/*.json).
+    pub top_level_items_parse_alone: bool,
     /// Kinds of identifier tokens, which `--rename` may shorten and
     /// identifier replacement may rewrite to another name.
     identifiers: Vec<KindId>,

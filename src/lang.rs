@@ -122,6 +122,7 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
                 | "never_delete"
                 | "replacements"
                 | "consumers_accept_more"
+                | "top_level_items_parse_alone"
                 | "identifiers"
                 | "paired_tokens"
         ) {
@@ -152,6 +153,11 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
                 add(grammar, parent, token)?;
             }
         }
+    }
+    if let Some(flag) = object.get("top_level_items_parse_alone") {
+        grammar.top_level_items_parse_alone = flag
+            .as_bool()
+            .context("`top_level_items_parse_alone` must be true or false")?;
     }
     if let Some(flag) = object.get("consumers_accept_more") {
         grammar.consumers_accept_more = flag
@@ -261,6 +267,12 @@ impl Base {
 /// How many accepted candidates are kept as bases.
 const RECENT_BASES: usize = 4;
 
+/// The largest stretch of top-level items a candidate is checked on alone
+/// (for grammars whose top-level items parse alone); past it, the whole
+/// candidate is re-parsed incrementally, which then costs less than a
+/// fresh parse of the stretch.
+const LOCAL_CHECK_MAX: usize = 16 * 1024;
+
 /// An edit of the committed text shorter than this is parsed from it
 /// without looking for a closer base.
 const SMALL_EDIT: usize = 4096;
@@ -319,8 +331,80 @@ impl SyntaxCheck {
     }
 }
 
+impl SyntaxCheck {
+    /// The verdict on `bytes` from the top-level items of the committed
+    /// text that its edit touches, parsed alone: `None` when the language's
+    /// items do not parse alone, the committed text has parse errors, or
+    /// the items span more than [`LOCAL_CHECK_MAX`] bytes.
+    ///
+    /// Why it holds: the root is a sequence of items, so the candidate is
+    /// the committed text's items before the edit, the edited stretch, and
+    /// its items after; if those before and after parse (the committed text
+    /// has no errors) and the stretch parses as a sequence of items, so does
+    /// the whole. A stretch begins and ends where an item of the committed
+    /// text begins or ends (or in the whitespace between), and a stretch
+    /// that parses ends with an item's last token, so no token is glued
+    /// across its ends. (A stretch that opens a comment or string the text
+    /// after it closes is refused here and might have been accepted whole:
+    /// a lost candidate at worst, never a broken one let through.)
+    fn local_verdict(&self, bytes: &[u8]) -> Option<bool> {
+        if !self.language.grammar().top_level_items_parse_alone {
+            return None;
+        }
+        let committed = self
+            .bases
+            .lock()
+            .expect("bases poisoned")
+            .committed
+            .clone()?;
+        let root = committed.tree.root_node();
+        if root.has_error() {
+            return None;
+        }
+        let Some(edit) = byte_edit(&committed.text, bytes) else {
+            return Some(true);
+        };
+        // The root child holding `byte`, or the last one before it.
+        let child_at_or_before = |byte: usize| match root.first_child_for_byte(byte) {
+            Some(child) if child.start_byte() <= byte => Some(child),
+            Some(child) => child.prev_sibling(),
+            None => root.child(root.child_count().checked_sub(1)?),
+        };
+        // An item is a named child and the anonymous ones right after it
+        // (C's `struct s { ... }` and its `;` are two children of the root).
+        let start = child_at_or_before(edit.start).map_or(0, |mut child| {
+            while !child.is_named()
+                && let Some(before) = child.prev_sibling()
+            {
+                child = before;
+            }
+            child.start_byte()
+        });
+        let last_old = edit.old_end.max(edit.start + 1) - 1;
+        let old_end = child_at_or_before(last_old).map_or(edit.old_end, |mut child| {
+            while let Some(after) = child.next_sibling()
+                && !after.is_named()
+            {
+                child = after;
+            }
+            child.end_byte().max(edit.old_end)
+        });
+        let end = old_end - edit.old_end + edit.new_end;
+        if end - start > LOCAL_CHECK_MAX {
+            return None;
+        }
+        let stretch = reparse(self.language, &bytes[start..end], None, self.timeout)?;
+        Some(!stretch.root_node().has_error())
+    }
+}
+
 impl SyntaxFilter for SyntaxCheck {
     fn accepts(&self, bytes: &[u8]) -> bool {
+        if self.max_errors == 0
+            && let Some(verdict) = self.local_verdict(bytes)
+        {
+            return verdict;
+        }
         let Some(tree) = self.parse(bytes) else {
             return false;
         };
@@ -488,6 +572,74 @@ mod tests {
                 lang.name()
             );
         }
+    }
+
+    /// The check on the items an edit touches is an optimisation only: on
+    /// random cuts from real C (arbitrary bytes, whole lines, several at
+    /// once), relative to a base that itself moves, it gives the verdict of
+    /// a whole parse (it may refuse more only in the rare case its comment
+    /// explains, which these cuts do not make).
+    #[test]
+    fn the_items_an_edit_touches_give_the_verdict_a_whole_parse_gives() {
+        let text = include_str!("../fixtures/c-crash/crash.c");
+        let whole = SyntaxCheck::new(Language::C, 0);
+        let local = SyntaxCheck::new(Language::C, 0);
+        let mut base = text.as_bytes().to_vec();
+        assert_eq!(whole.errors_in(&base), Some(0));
+        local.rebase(&base);
+        let mut rng = XorShift::new(11);
+        let (mut checked_locally, mut accepted, mut refused_more) = (0, 0, Vec::new());
+        for round in 0..400 {
+            let mut candidate = base.clone();
+            for _ in 0..1 + rng.below(2) {
+                if candidate.is_empty() {
+                    break;
+                }
+                let mut start = rng.below(candidate.len() as u64) as usize;
+                let mut end =
+                    start + 1 + rng.below(60.min(candidate.len() - start) as u64) as usize;
+                if round % 2 == 0 {
+                    // Whole lines.
+                    start = candidate[..start]
+                        .iter()
+                        .rposition(|&b| b == b'\n')
+                        .map_or(0, |i| i + 1);
+                    end = candidate[end.min(candidate.len())..]
+                        .iter()
+                        .position(|&b| b == b'\n')
+                        .map_or(candidate.len(), |i| end + i + 1);
+                }
+                candidate.drain(start..end.min(candidate.len()));
+            }
+            let truth = whole.errors_in(&candidate) == Some(0);
+            if let Some(verdict) = local.local_verdict(&candidate) {
+                checked_locally += 1;
+                assert!(
+                    !verdict || truth,
+                    "accepted a broken candidate (round {round})"
+                );
+                if truth && !verdict {
+                    refused_more.push(round);
+                }
+            }
+            if truth {
+                accepted += 1;
+                if round % 3 == 0 {
+                    base = candidate;
+                    local.rebase(&base);
+                }
+            }
+        }
+        assert!(
+            checked_locally > 300,
+            "{checked_locally} of 400 checked locally"
+        );
+        assert!(accepted > 20, "only {accepted} candidates parse");
+        assert!(refused_more.is_empty(), "refused: rounds {refused_more:?}");
+        // JSON's document is one value: every candidate is parsed whole.
+        let json = SyntaxCheck::new(Language::Json, 0);
+        json.rebase(b"[1, 2, 3]");
+        assert_eq!(json.local_verdict(b"[1, 3]"), None);
     }
 
     #[test]
