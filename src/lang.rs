@@ -329,9 +329,7 @@ impl SyntaxCheck {
             None => reparse(self.language, bytes, None, self.timeout),
         }
     }
-}
 
-impl SyntaxCheck {
     /// The verdict on `bytes` from the top-level items of the committed
     /// text that its edit touches, parsed alone: `None` when the language's
     /// items do not parse alone, the committed text has parse errors, or
@@ -341,10 +339,11 @@ impl SyntaxCheck {
     /// the committed text's items before the edit, the edited stretch, and
     /// its items after; if those before and after parse (the committed text
     /// has no errors) and the stretch parses as a sequence of items, so does
-    /// the whole. A stretch begins and ends where an item of the committed
-    /// text begins or ends (or in the whitespace between), and a stretch
-    /// that parses ends with an item's last token, so no token is glued
-    /// across its ends. (A stretch that opens a comment or string the text
+    /// the whole. An item is a named child of the root and the anonymous
+    /// children right after it; a stretch begins where an item of the
+    /// committed text begins and ends where one ends (or in the whitespace
+    /// after it), and a stretch that parses ends with an item's last token,
+    /// so no token is glued across its ends. (A stretch that opens a comment or string the text
     /// after it closes is refused here and might have been accepted whole:
     /// a lost candidate at worst, never a broken one let through.)
     fn local_verdict(&self, bytes: &[u8]) -> Option<bool> {
@@ -370,8 +369,7 @@ impl SyntaxCheck {
             Some(child) => child.prev_sibling(),
             None => root.child(root.child_count().checked_sub(1)?),
         };
-        // An item is a named child and the anonymous ones right after it
-        // (C's `struct s { ... }` and its `;` are two children of the root).
+        // C's `struct s { ... }` and its `;` are two children of the root.
         let start = child_at_or_before(edit.start).map_or(0, |mut child| {
             while !child.is_named()
                 && let Some(before) = child.prev_sibling()

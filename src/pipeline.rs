@@ -380,11 +380,11 @@ pub fn list_algos() -> String {
     "\
 Algorithms (--algo):
   auto     default: perses (sweep schedule, inner drdd) to its fixpoint, then simplify
-           (per-language rewrites), then idreplace (a name's uses become an earlier
-           name, so its declaration can go), then token-level drdd, repeated while a
-           round still changes something; for C, a last scan of single-token deletions without the
-           syntax filter (implicit int and the like); without a grammar, drdd over tokens
-           (bytes for binary input).
+           (per-language rewrites, smaller subtrees from elsewhere), then idreplace (a
+           name's uses become an earlier name, so its declaration can go), then
+           token-level drdd, repeated while a round still changes something; for C, a
+           last scan of single-token deletions without the syntax filter (implicit int
+           and the like); without a grammar, drdd over tokens (bytes for binary input).
   ddmin    ddmin over flat units. 1-minimal. O(n²) tests worst case, O(log n) at best.
   drdd     Dr. DD: coarse levels scanned once, single-unit scans until one changes nothing.
            1-minimal (with the default --restarts). Pick it for flat inputs.
