@@ -58,7 +58,8 @@ fi
 chown -R munge:munge /etc/munge /run/munge /var/lib/munge /var/log/munge 2>/dev/null || true
 chmod 400 /etc/munge/munge.key
 pgrep -x munged >/dev/null || runuser -u munge -- /usr/sbin/munged
-pgrep -x slurmctld >/dev/null || /usr/sbin/slurmctld
+# -c: start without the jobs a previous run of the cluster left behind.
+pgrep -x slurmctld >/dev/null || /usr/sbin/slurmctld -c
 pgrep -x slurmd >/dev/null || /usr/sbin/slurmd
 
 # Wait until the node is idle and a job step runs.

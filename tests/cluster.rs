@@ -138,10 +138,16 @@ fn slurm_through_srun_gives_the_local_result() {
 fn slurm_jobs_of_an_interrupted_run_are_cancelled() {
     let sb = Sandbox::new();
     sb.fixture("cluster");
-    // Candidates (smaller than the original) sleep on the cluster.
+    // Candidates (smaller than the original) sleep on the cluster. The
+    // script's name, which Slurm takes as the job name, is this run's own:
+    // jobs an aborted earlier run left sleeping are not this run's.
+    let slow = format!("slow-{}.sh", std::process::id());
+    let sleeper = format!("reduce-slurm-sleeper-{}", std::process::id());
     sb.write(
-        "slow.sh",
-        "#!/bin/sh\n[ \"$(wc -l < \"$1\")\" -lt 100 ] && exec sleep 300 reduce-slurm-sleeper\nexit 0\n",
+        &slow,
+        &format!(
+            "#!/bin/sh\n[ \"$(wc -l < \"$1\")\" -lt 100 ] && exec sleep 300 {sleeper}\nexit 0\n"
+        ),
         true,
     );
     let mut child = sb.spawn_reduce(&[
@@ -150,14 +156,14 @@ fn slurm_jobs_of_an_interrupted_run_are_cancelled() {
         "-j",
         "4",
         "--oracle",
-        "slow.sh",
+        &slow,
         "lines.txt",
     ]);
     // Wait until the candidates' jobs run on the cluster.
     let mut running = 0;
     for _ in 0..100 {
         std::thread::sleep(Duration::from_millis(200));
-        running = squeue("slow.sh").lines().count();
+        running = squeue(&slow).lines().count();
         if running >= 4 {
             break;
         }
@@ -165,7 +171,7 @@ fn slurm_jobs_of_an_interrupted_run_are_cancelled() {
     assert!(
         running >= 4,
         "four jobs should be running: {}",
-        squeue("slow.sh")
+        squeue(&slow)
     );
     // SAFETY: sending a signal to our own child process.
     unsafe {
@@ -173,7 +179,7 @@ fn slurm_jobs_of_an_interrupted_run_are_cancelled() {
     }
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(130));
-    assert_eq!(squeue("slow.sh"), "", "no job left in the queue");
-    assert_no_process("reduce-slurm-sleeper");
+    assert_eq!(squeue(&slow), "", "no job left in the queue");
+    assert_no_process(&sleeper);
     sb.assert_no_temp_left();
 }
