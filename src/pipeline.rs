@@ -5,7 +5,7 @@
 //! Single algorithms are one phase. `auto` is a tree policy to its fixpoint,
 //! then per-language simplifications, identifier replacement and token-level
 //! Dr. DD, repeated while a round still changes something (without a grammar,
-//! Dr. DD over tokens or bytes).
+//! Dr. DD over lines then tokens, or over bytes).
 
 use std::sync::Arc;
 
@@ -61,6 +61,8 @@ impl Lang {
 enum Phase {
     /// A list minimizer over the units.
     Flat(Minimizer),
+    /// A list minimizer over the input's lines (each a run of token units).
+    FlatLines(Minimizer),
     Hdd,
     Perses,
     Tpdd,
@@ -149,7 +151,7 @@ impl Plan {
             },
         };
         let flat = |m: Minimizer| Phase::Flat(m);
-        let (phases, repeat) = match cli.algo {
+        let (mut phases, repeat) = match cli.algo {
             Algo::Auto => match lang {
                 Lang::Tree(_) => (
                     vec![
@@ -171,7 +173,9 @@ impl Plan {
             Algo::Perses => (vec![Phase::Perses], false),
             Algo::Tpdd => (vec![Phase::Tpdd], false),
         };
-        let uses_tree = phases.iter().any(|p| !matches!(p, Phase::Flat(_)));
+        let uses_tree = phases
+            .iter()
+            .any(|p| !matches!(p, Phase::Flat(_) | Phase::FlatLines(_)));
         // A grammar's tokens are the units unless flat units were asked for.
         let flat_kind = match (cli.unit, lang) {
             (Some(UnitArg::Byte), _) => Some(UnitKind::Byte),
@@ -193,6 +197,10 @@ impl Plan {
             (_, None) => unreachable!("flat units are chosen for inputs without a grammar"),
         };
         let unit_weights = Arc::new(units.byte_lengths());
+        // Text without a grammar: lines first, then the tokens left.
+        if cli.algo == Algo::Auto && lang == Lang::Text && flat_kind == Some(UnitKind::Token) {
+            phases.insert(0, Phase::FlatLines(Minimizer::DrDd));
+        }
         let finish_unfiltered = match (cli.algo, lang) {
             (Algo::Auto, Lang::Tree(l)) => l.grammar().consumers_accept_more,
             _ => false,
@@ -286,6 +294,16 @@ impl Plan {
                 m.build(&s.minimizer),
                 Arc::clone(&self.unit_weights),
             )),
+            Phase::FlatLines(m) => {
+                let units = &self.units;
+                let line_starts = (0..units.len())
+                    .filter(|&u| u == 0 || units.text(u - 1).contains(&b'\n'))
+                    .collect();
+                Box::new(
+                    FlatPolicy::new(m.build(&s.minimizer), Arc::clone(&self.unit_weights))
+                        .by_lines(Arc::new(line_starts)),
+                )
+            }
             Phase::Hdd | Phase::Perses | Phase::Tpdd | Phase::Simplify | Phase::IdReplace => {
                 let tree = Arc::clone(self.tree.as_ref().expect("tree phases have a tree"));
                 match phase {
@@ -384,7 +402,8 @@ Algorithms (--algo):
            name's uses become an earlier name, so its declaration can go), then
            token-level drdd, repeated while a round still changes something; for C, a
            last scan of single-token deletions without the syntax filter (implicit int
-           and the like); without a grammar, drdd over tokens (bytes for binary input).
+           and the like); without a grammar, drdd over lines then over tokens (bytes for
+           binary input).
   ddmin    ddmin over flat units. 1-minimal. O(n²) tests worst case, O(log n) at best.
   drdd     Dr. DD: coarse levels scanned once, single-unit scans until one changes nothing.
            1-minimal (with the default --restarts). Pick it for flat inputs.

@@ -242,3 +242,42 @@ fn parallel_runs_give_the_same_result_and_calls_as_serial_runs() {
         sb.assert_no_temp_left();
     }
 }
+
+#[test]
+fn the_default_pipeline_drops_whole_lines_of_text_before_tokens_and_needs_fewer_calls() {
+    let sb = Sandbox::new();
+    let text: String = (0..600)
+        .map(|i| format!("entry {i} = value({i}, {}) # padding words here\n", i * 7))
+        .collect();
+    sb.write("big.cfg", &text, false);
+    sb.write(
+        "check.sh",
+        "#!/bin/sh\ngrep -q 'entry 123 ' \"$1\" && grep -q 'entry 456 ' \"$1\"\n",
+        true,
+    );
+    let calls_and_result = |args: &[&str], out: &str| {
+        let mut run = args.to_vec();
+        let stats_file = format!("{out}.json");
+        run.extend(["--oracle", "check.sh", "big.cfg", "-o", out, "-q"]);
+        run.extend(["--stats-json", &stats_file]);
+        assert_exit(&sb.reduce(&run), 0);
+        assert_invariants(&sb, "check.sh", "big.cfg", text.as_bytes(), out, args);
+        (stats(&sb, &stats_file), sb.read(out))
+    };
+    let (auto, auto_out) = calls_and_result(&[], "auto.cfg");
+    let (tokens, tokens_out) = calls_and_result(&["--algo", "drdd"], "tokens.cfg");
+    let phases: Vec<&str> = auto["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(phases, ["drdd-lines", "drdd"]);
+    // Both end 1-minimal in tokens: the same four tokens.
+    assert_eq!(auto_out, tokens_out);
+    let (a, t) = (
+        auto["oracle_calls"].as_u64(),
+        tokens["oracle_calls"].as_u64(),
+    );
+    assert!(a < t, "lines then tokens: {a:?} calls, tokens alone: {t:?}");
+}

@@ -3,6 +3,13 @@
 //! This is how `--algo ddmin|drdd|probdd|cdd|wdd` work on bytes, lines and
 //! tokens: the elements are the kept units in order, each weighing its byte
 //! length (for WDD), and a deletion of elements is a deletion of those units.
+//!
+//! [`FlatPolicy::by_lines`] groups units instead: an element is a line's
+//! kept units (named by the line's first unit, so that learning minimizers
+//! see the same element from pass to pass), and deleting it deletes them.
+//! The default pipeline reduces text without a grammar by lines, then by
+//! tokens: a line pass costs a fraction of the tests a token pass needs to
+//! drop the same lines.
 
 use std::sync::Arc;
 
@@ -18,6 +25,8 @@ pub struct FlatPolicy {
     unit_weights: Arc<Vec<u64>>,
     /// Units never proposed for deletion (kept out of the list).
     spared: Option<Arc<BitSet>>,
+    /// With [`Self::by_lines`]: the first unit of every line, in order.
+    line_starts: Option<Arc<Vec<u32>>>,
     elems: ElemList,
 }
 
@@ -28,8 +37,26 @@ impl FlatPolicy {
             minimizer,
             unit_weights,
             spared: None,
+            line_starts: None,
             elems: ElemList::default(),
         }
+    }
+
+    /// The same policy over lines: `line_starts` holds the first unit of
+    /// every line, in order (unit 0 first). Not combined with
+    /// [`Self::sparing`].
+    pub fn by_lines(mut self, line_starts: Arc<Vec<u32>>) -> Self {
+        assert!(self.spared.is_none(), "lines with spared units");
+        assert!(line_starts.first().is_none_or(|&s| s == 0));
+        self.line_starts = Some(line_starts);
+        self
+    }
+
+    /// The units of the line whose first unit is `start`.
+    fn line_of(&self, lines: &[u32], start: u32) -> std::ops::Range<u32> {
+        let i = lines.partition_point(|&s| s <= start);
+        let end = lines.get(i).copied().unwrap_or(u32::MAX);
+        start..end.min(self.unit_weights.len() as u32)
     }
 
     /// The same policy, never deleting any of `units`.
@@ -39,6 +66,20 @@ impl FlatPolicy {
     }
 
     fn elems_of(&self, config: &Configuration) -> ElemList {
+        if let Some(lines) = &self.line_starts {
+            let mut elems = ElemList::default();
+            for u in config.kept.iter() {
+                let line = lines[lines.partition_point(|&s| s <= u) - 1];
+                let weight = self.unit_weights.get(u as usize).copied().unwrap_or(1);
+                if elems.ids.last() == Some(&line) {
+                    *elems.weights.last_mut().expect("a weight per id") += weight;
+                } else {
+                    elems.ids.push(line);
+                    elems.weights.push(weight);
+                }
+            }
+            return elems;
+        }
         let spared = |u: u32| self.spared.as_ref().is_some_and(|s| s.contains(u));
         let ids: Vec<u32> = config.kept.iter().filter(|&u| !spared(u)).collect();
         let weights = ids
@@ -51,7 +92,10 @@ impl FlatPolicy {
 
 impl Policy for FlatPolicy {
     fn name(&self) -> String {
-        self.minimizer.name()
+        match self.line_starts {
+            Some(_) => format!("{}-lines", self.minimizer.name()),
+            None => self.minimizer.name(),
+        }
     }
 
     fn start_pass(&mut self, config: &Configuration) {
@@ -65,7 +109,10 @@ impl Policy for FlatPolicy {
         for r in selection {
             for p in r {
                 let u = self.elems.ids[p as usize];
-                delta.push(u..u + 1);
+                match &self.line_starts {
+                    Some(lines) => delta.push(self.line_of(lines, u)),
+                    None => delta.push(u..u + 1),
+                }
             }
         }
         Some(Proposal::delete(delta))
@@ -89,6 +136,47 @@ mod tests {
     use crate::policy::drdd::DrDd;
     use crate::reducer::{Candidate, Quiet, Reducer, Verdict};
     use crate::units::Units;
+
+    #[test]
+    fn by_lines_every_proposal_deletes_whole_lines() {
+        let units = Units::from_pieces(&["a ", "b\n", "c ", "d\n", "e\n", "f ", "g\n"]);
+        let lines = Arc::new(vec![0, 2, 4, 5]);
+        let seen = Mutex::new(Vec::new());
+        // Interesting while `d` is there: its line stays, whole.
+        let oracle = |c: &Candidate<'_>| {
+            let kept: Vec<u32> = (0..7).filter(|&u| c.keeps(u)).collect();
+            let interesting = kept.contains(&3);
+            seen.lock().unwrap().push(kept);
+            if interesting {
+                Verdict::Interesting
+            } else {
+                Verdict::NotInteresting
+            }
+        };
+        let mut reducer = Reducer::new(&units, &oracle).with_cache(false);
+        let policy = FlatPolicy::new(Box::new(DrDd::new(None)), Arc::new(vec![1; 7]))
+            .by_lines(Arc::clone(&lines));
+        assert_eq!(policy.name(), "drdd-lines");
+        let mut policy: Box<dyn Policy> = Box::new(policy);
+        let (result, _) = reducer.run(&mut policy, Configuration::full(7), &mut Quiet);
+        assert_eq!(result.kept.iter().collect::<Vec<_>>(), vec![2, 3]);
+        let seen = seen.into_inner().unwrap();
+        assert!(!seen.is_empty());
+        let line_of = |u: u32| lines.partition_point(|&s| s <= u) - 1;
+        for kept in seen {
+            // A line is kept whole or not at all.
+            for u in 0..7u32 {
+                let line = line_of(u);
+                let whole = (0..7u32).filter(|&v| line_of(v) == line);
+                assert!(
+                    whole
+                        .clone()
+                        .all(|v| kept.contains(&v) == kept.contains(&u)),
+                    "{kept:?}"
+                );
+            }
+        }
+    }
 
     #[test]
     fn spared_units_are_never_proposed_for_deletion() {
