@@ -328,9 +328,9 @@ mod tests {
         assert!(again.steps.is_empty());
     }
 
-    #[test]
-    fn a_variables_uses_never_become_a_type_or_a_field() {
-        let source = "typedef int T;\nstruct s { int x; };\nint v;\nint f(void) { T t; struct s q; return q.x + v + v + t; }\n";
+    /// Every proposal of a first pass over all of `source` in which all
+    /// fail, rendered; the policy then stops.
+    fn first_pass_proposals(source: &str) -> Vec<String> {
         let (tree, units) = parse(Language::C, source.as_bytes().to_vec()).unwrap();
         let mut policy = IdReplace::new(Arc::new(tree), &units);
         let full = Configuration::full(units.len());
@@ -340,6 +340,14 @@ mod tests {
             let next = full.apply(&p).unwrap();
             proposals.push(collapse(&String::from_utf8_lossy(&units.render(&next))));
         }
+        assert!(!policy.on_reduced(None), "nothing committed: it stops");
+        proposals
+    }
+
+    #[test]
+    fn a_variables_uses_never_become_a_type_or_a_field() {
+        let source = "typedef int T;\nstruct s { int x; };\nint v;\nint f(void) { T t; struct s q; return q.x + v + v + t; }\n";
+        let proposals = first_pass_proposals(source);
         // `t`'s use may become `f` (a function name is an `identifier` too)
         // or `v`, never `T` (a type) or `x` (a field); `v` has no earlier
         // variable; `s` may become `T` (both name types).
@@ -352,22 +360,15 @@ mod tests {
                 .any(|p| p.contains("return q.x + v + v + v;")),
             "{proposals:#?}"
         );
-        assert!(!policy.on_reduced(None), "nothing committed: it stops");
     }
 
     #[test]
     fn each_name_tries_at_most_the_nearest_earlier_names() {
         let source = "int a, b, c, d, e, f, g;\nint h(void) { return g + g; }\n";
-        let (tree, units) = parse(Language::C, source.as_bytes().to_vec()).unwrap();
-        let mut policy = IdReplace::new(Arc::new(tree), &units);
-        let full = Configuration::full(units.len());
-        policy.start_pass(&full);
-        let mut proposals = Vec::new();
-        while let Some(p) = policy.next_proposal(&full) {
-            let next = full.apply(&p).unwrap();
-            let text = collapse(&String::from_utf8_lossy(&units.render(&next)));
-            proposals.push(text.rsplit("return ").next().unwrap().to_string());
-        }
+        let proposals: Vec<String> = first_pass_proposals(source)
+            .iter()
+            .map(|text| text.rsplit("return ").next().unwrap().to_string())
+            .collect();
         assert_eq!(proposals, ["f + f; }", "e + e; }", "d + d; }", "c + c; }"]);
         assert_eq!(proposals.len(), MAX_TARGETS);
     }
