@@ -75,6 +75,18 @@ struct KindSlots {
     children: Option<SlotId>,
 }
 
+/// The text around a stretch of a separated list's elements that makes it
+/// a document of its own (`lists_parse_alone` in grammars/*.json): a stretch
+/// that starts after the list's opening bracket is preceded by `open`, one
+/// that starts after a separator by `open`, `element` and the separator;
+/// likewise at its end with `close`.
+#[derive(Clone, Debug)]
+pub struct ListContext {
+    pub open: Vec<u8>,
+    pub element: Vec<u8>,
+    pub close: Vec<u8>,
+}
+
 /// The facts about one language's node kinds.
 #[derive(Clone, Debug, Default)]
 pub struct Grammar {
@@ -102,6 +114,8 @@ pub struct Grammar {
     /// translation unit), so that a candidate may be checked on the items
     /// its edit touches (`top_level_items_parse_alone` in grammars/*.json).
     pub top_level_items_parse_alone: bool,
+    /// Lists whose elements parse alone, and how (`lists_parse_alone`).
+    list_contexts: HashMap<KindId, ListContext>,
     /// Kinds of identifier tokens, which `--rename` may shorten and
     /// identifier replacement may rewrite to another name.
     identifiers: Vec<KindId>,
@@ -322,6 +336,30 @@ impl Grammar {
         };
         self.identifiers.push(k);
         Ok(())
+    }
+
+    /// Declares that the elements of a `kind` list parse alone between
+    /// `open` and `close`, beside the stand-in element `element` (see
+    /// [`ListContext`]).
+    pub fn add_list_context(&mut self, kind: &str, texts: [&str; 3]) -> Result<()> {
+        let Some(k) = self.find_kind(kind, true) else {
+            bail!("{}: unknown node kind `{kind}`", self.name);
+        };
+        let [open, element, close] = texts.map(|t| t.as_bytes().to_vec());
+        self.list_contexts.insert(
+            k,
+            ListContext {
+                open,
+                element,
+                close,
+            },
+        );
+        Ok(())
+    }
+
+    /// How a stretch of a `kind` list's elements is parsed alone, if it can be.
+    pub fn list_context(&self, kind: KindId) -> Option<&ListContext> {
+        self.list_contexts.get(&kind)
     }
 
     /// Marks the anonymous token `token` as one half of a bracket pair.
