@@ -346,22 +346,25 @@ impl SyntaxCheck {
         }
     }
 
-    /// The verdict on `bytes` from the top-level items of the committed
-    /// text that its edit touches, parsed alone: `None` when the language's
-    /// items do not parse alone, the committed text has parse errors, or
-    /// the items span more than [`LOCAL_CHECK_MAX`] bytes.
+    /// Whether `bytes` parses without errors, judged from the part of the
+    /// committed text its edit touches, parsed alone: the top-level items
+    /// for a grammar whose items parse alone, else the list elements
+    /// ([`Self::list_verdict`]). `None` when neither applies, the committed
+    /// text has parse errors, or the part spans more than
+    /// [`LOCAL_CHECK_MAX`] bytes.
     ///
-    /// Why it holds: the root is a sequence of items, so the candidate is
-    /// the committed text's items before the edit, the edited stretch, and
-    /// its items after; if those before and after parse (the committed text
-    /// has no errors) and the stretch parses as a sequence of items, so does
-    /// the whole. An item is a named child of the root and the anonymous
-    /// children right after it; a stretch begins where an item of the
-    /// committed text begins and ends where one ends (or in the whitespace
-    /// after it), and a stretch that parses ends with an item's last token,
-    /// so no token is glued across its ends. (A stretch that opens a comment or string the text
-    /// after it closes is refused here and might have been accepted whole:
-    /// a lost candidate at worst, never a broken one let through.)
+    /// Why it holds for items: the root is a sequence of items, so the
+    /// candidate is the committed text's items before the edit, the edited
+    /// stretch, and its items after; if those before and after parse (the
+    /// committed text has no errors) and the stretch parses as a sequence of
+    /// items, so does the whole. An item is a named child of the root and
+    /// the anonymous children right after it; a stretch begins where an item
+    /// of the committed text begins and ends where one ends (or in the
+    /// whitespace after it), and a stretch that parses ends with an item's
+    /// last token, so no token is glued across its ends. (A stretch that
+    /// opens a comment or string the text after it closes is refused here
+    /// and might have been accepted whole: a lost candidate at worst, never
+    /// a broken one let through.)
     fn local_verdict(&self, bytes: &[u8]) -> Option<bool> {
         let grammar = self.language.grammar();
         let committed = self
