@@ -8,7 +8,9 @@
 //! known language are reduced as flat units; [`looks_binary`] tells the CLI
 //! whether to cut them into bytes or into lines and tokens.
 
+use std::borrow::Cow;
 use std::collections::VecDeque;
+use std::ops::Range;
 use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
@@ -283,10 +285,9 @@ impl Base {
 /// How many accepted candidates are kept as bases.
 const RECENT_BASES: usize = 4;
 
-/// The largest stretch of top-level items a candidate is checked on alone
-/// (for grammars whose top-level items parse alone); past it, the whole
-/// candidate is re-parsed incrementally, which then costs less than a
-/// fresh parse of the stretch.
+/// The largest stretch of top-level items or list elements a candidate is
+/// checked on alone; past it, the whole candidate is re-parsed
+/// incrementally, which then costs less than a fresh parse of the stretch.
 const LOCAL_CHECK_MAX: usize = 16 * 1024;
 
 /// An edit of the committed text shorter than this is parsed from it
@@ -348,41 +349,48 @@ impl SyntaxCheck {
 
     /// Whether `bytes` parses without errors, judged from the part of the
     /// committed text its edit touches, parsed alone: the top-level items
-    /// for a grammar whose items parse alone, else the list elements
-    /// ([`Self::list_verdict`]). `None` when neither applies, the committed
-    /// text has parse errors, or the part spans more than
-    /// [`LOCAL_CHECK_MAX`] bytes.
-    ///
-    /// Why it holds for items: the root is a sequence of items, so the
-    /// candidate is the committed text's items before the edit, the edited
-    /// stretch, and its items after; if those before and after parse (the
-    /// committed text has no errors) and the stretch parses as a sequence of
-    /// items, so does the whole. An item is a named child of the root and
-    /// the anonymous children right after it; a stretch begins where an item
-    /// of the committed text begins and ends where one ends (or in the
-    /// whitespace after it), and a stretch that parses ends with an item's
-    /// last token, so no token is glued across its ends. (A stretch that
-    /// opens a comment or string the text after it closes is refused here
-    /// and might have been accepted whole: a lost candidate at worst, never
-    /// a broken one let through.)
+    /// for a grammar whose items parse alone ([`Self::items_stretch`]), else
+    /// the list elements ([`Self::list_stretch`]). `None` when neither
+    /// applies, the committed text has parse errors, or the part spans more
+    /// than [`LOCAL_CHECK_MAX`] bytes.
     fn local_verdict(&self, bytes: &[u8]) -> Option<bool> {
-        let grammar = self.language.grammar();
         let committed = self
             .bases
             .lock()
             .expect("bases poisoned")
             .committed
             .clone()?;
-        let root = committed.tree.root_node();
-        if root.has_error() {
+        if committed.tree.root_node().has_error() {
             return None;
         }
         let Some(edit) = byte_edit(&committed.text, bytes) else {
             return Some(true);
         };
-        if !grammar.top_level_items_parse_alone {
-            return self.list_verdict(&committed, bytes, edit);
-        }
+        let alone = if self.language.grammar().top_level_items_parse_alone {
+            Cow::Borrowed(&bytes[Self::items_stretch(&committed, edit)?])
+        } else {
+            Cow::Owned(self.list_stretch(&committed, bytes, edit)?)
+        };
+        let tree = reparse(self.language, &alone, None, self.timeout)?;
+        Some(!tree.root_node().has_error())
+    }
+
+    /// The top-level items `edit` touches, as a range of the candidate.
+    ///
+    /// Why parsing them alone decides: the root is a sequence of items, so
+    /// the candidate is the committed text's items before the edit, the
+    /// edited stretch, and its items after; if those before and after parse
+    /// (the committed text has no errors) and the stretch parses as a
+    /// sequence of items, so does the whole. An item is a named child of the
+    /// root and the anonymous children right after it; a stretch begins
+    /// where an item of the committed text begins and ends where one ends
+    /// (or in the whitespace after it), and a stretch that parses ends with
+    /// an item's last token, so no token is glued across its ends. (A
+    /// stretch that opens a comment or string the text after it closes is
+    /// refused here and might have been accepted whole: a lost candidate at
+    /// worst, never a broken one let through.)
+    fn items_stretch(committed: &Base, edit: ByteEdit) -> Option<Range<usize>> {
+        let root = committed.tree.root_node();
         // The root child holding `byte`, or the last one before it.
         let child_at_or_before = |byte: usize| match root.first_child_for_byte(byte) {
             Some(child) if child.start_byte() <= byte => Some(child),
@@ -398,8 +406,7 @@ impl SyntaxCheck {
             }
             child.start_byte()
         });
-        let last_old = edit.old_end.max(edit.start + 1) - 1;
-        let old_end = child_at_or_before(last_old).map_or(edit.old_end, |mut child| {
+        let old_end = child_at_or_before(edit.last_old_byte()).map_or(edit.old_end, |mut child| {
             while let Some(after) = child.next_sibling()
                 && !after.is_named()
             {
@@ -407,36 +414,30 @@ impl SyntaxCheck {
             }
             child.end_byte().max(edit.old_end)
         });
-        let end = old_end - edit.old_end + edit.new_end;
-        if end - start > LOCAL_CHECK_MAX {
-            return None;
-        }
-        let stretch = reparse(self.language, &bytes[start..end], None, self.timeout)?;
-        Some(!stretch.root_node().has_error())
+        let end = edit.to_new(old_end);
+        (end - start <= LOCAL_CHECK_MAX).then_some(start..end)
     }
-}
 
-impl SyntaxCheck {
-    /// [`Self::local_verdict`] for grammars with lists whose elements parse
-    /// alone (JSON's arrays and objects): the innermost such list whose
-    /// brackets the edit leaves alone, the stretch of its elements from the
-    /// separator (or opening bracket) before the edit to the one after it,
-    /// parsed alone inside the list's [`crate::grammar::ListContext`].
+    /// For grammars with lists whose elements parse alone (JSON's arrays
+    /// and objects): the innermost such list whose brackets `edit` leaves
+    /// alone, the stretch of its elements from the separator (or opening
+    /// bracket) before the edit to the one after it, inside the list's
+    /// [`crate::grammar::ListContext`]: a text to parse alone.
     ///
-    /// Why it holds: elements are context-free, so the candidate parses iff
-    /// the stretch is a valid run of elements where it stands: after the
-    /// opening bracket or after a separator that follows an element, and
-    /// before the closing bracket or a separator that precedes one — which
-    /// is what the context text puts around it. The committed text outside
-    /// the stretch parses (it has no errors), and the stretch's ends are
-    /// separators or brackets, so no token is glued across them.
-    fn list_verdict(&self, committed: &Base, bytes: &[u8], edit: ByteEdit) -> Option<bool> {
+    /// Why parsing it decides: elements are context-free, so the candidate
+    /// parses iff the stretch is a valid run of elements where it stands:
+    /// after the opening bracket or after a separator that follows an
+    /// element, and before the closing bracket or a separator that precedes
+    /// one — which is what the context text puts around it. The committed
+    /// text outside the stretch parses (it has no errors), and the
+    /// stretch's ends are separators or brackets, so no token is glued
+    /// across them.
+    fn list_stretch(&self, committed: &Base, bytes: &[u8], edit: ByteEdit) -> Option<Vec<u8>> {
         let grammar = self.language.grammar();
-        let last_old = edit.old_end.max(edit.start + 1) - 1;
         let mut list = committed
             .tree
             .root_node()
-            .descendant_for_byte_range(edit.start, last_old)?;
+            .descendant_for_byte_range(edit.start, edit.last_old_byte())?;
         let context = loop {
             if let Some(context) = grammar
                 .find_kind(list.kind(), list.is_named())
@@ -453,23 +454,18 @@ impl SyntaxCheck {
         while before.is_named() || before.end_byte() > edit.start {
             before = before.prev_sibling()?;
         }
-        let mut after = list.first_child_for_byte(last_old)?;
+        let mut after = list.first_child_for_byte(edit.last_old_byte())?;
         while after.is_named() || after.start_byte() < edit.old_end {
             after = after.next_sibling()?;
         }
-        let (start, old_end) = (before.end_byte(), after.start_byte());
-        let end = old_end - edit.old_end + edit.new_end;
+        let (start, end) = (before.end_byte(), edit.to_new(after.start_byte()));
         if end - start > LOCAL_CHECK_MAX {
             return None;
         }
         let opens = before.prev_sibling().is_none();
         let closes = after.next_sibling().is_none();
-        let separator = committed.text.get(before.start_byte()..before.end_byte());
-        let separator = if opens {
-            committed.text.get(after.start_byte()..after.end_byte())
-        } else {
-            separator
-        }?;
+        // A separator: one of the two, unless they are both brackets.
+        let separator = &committed.text[(if opens { after } else { before }).byte_range()];
         let mut text = context.open.clone();
         if !opens {
             text.extend_from_slice(&context.element);
@@ -481,8 +477,7 @@ impl SyntaxCheck {
             text.extend_from_slice(&context.element);
         }
         text.extend_from_slice(&context.close);
-        let stretch = reparse(self.language, &text, None, self.timeout)?;
-        Some(!stretch.root_node().has_error())
+        Some(text)
     }
 }
 

@@ -298,6 +298,7 @@ impl Plan {
                 let units = &self.units;
                 let line_starts = (0..units.len())
                     .filter(|&u| u == 0 || units.text(u - 1).contains(&b'\n'))
+                    .chain([units.len()])
                     .collect();
                 Box::new(
                     FlatPolicy::new(m.build(&s.minimizer), Arc::clone(&self.unit_weights))

@@ -25,7 +25,8 @@ pub struct FlatPolicy {
     unit_weights: Arc<Vec<u64>>,
     /// Units never proposed for deletion (kept out of the list).
     spared: Option<Arc<BitSet>>,
-    /// With [`Self::by_lines`]: the first unit of every line, in order.
+    /// With [`Self::by_lines`]: the first unit of every line, in order,
+    /// then the unit count.
     line_starts: Option<Arc<Vec<u32>>>,
     elems: ElemList,
 }
@@ -43,20 +44,18 @@ impl FlatPolicy {
     }
 
     /// The same policy over lines: `line_starts` holds the first unit of
-    /// every line, in order (unit 0 first). Not combined with
-    /// [`Self::sparing`].
+    /// every line, in order (unit 0 first), then the unit count. Not
+    /// combined with [`Self::sparing`].
     pub fn by_lines(mut self, line_starts: Arc<Vec<u32>>) -> Self {
         assert!(self.spared.is_none(), "lines with spared units");
-        assert!(line_starts.first().is_none_or(|&s| s == 0));
+        assert!(line_starts.first() == Some(&0), "line starts from unit 0");
         self.line_starts = Some(line_starts);
         self
     }
 
     /// The units of the line whose first unit is `start`.
-    fn line_of(&self, lines: &[u32], start: u32) -> std::ops::Range<u32> {
-        let i = lines.partition_point(|&s| s <= start);
-        let end = lines.get(i).copied().unwrap_or(u32::MAX);
-        start..end.min(self.unit_weights.len() as u32)
+    fn line_of(lines: &[u32], start: u32) -> std::ops::Range<u32> {
+        start..lines[lines.partition_point(|&s| s <= start)]
     }
 
     /// The same policy, never deleting any of `units`.
@@ -110,7 +109,7 @@ impl Policy for FlatPolicy {
             for p in r {
                 let u = self.elems.ids[p as usize];
                 match &self.line_starts {
-                    Some(lines) => delta.push(self.line_of(lines, u)),
+                    Some(lines) => delta.push(Self::line_of(lines, u)),
                     None => delta.push(u..u + 1),
                 }
             }
@@ -140,7 +139,7 @@ mod tests {
     #[test]
     fn by_lines_every_proposal_deletes_whole_lines() {
         let units = Units::from_pieces(&["a ", "b\n", "c ", "d\n", "e\n", "f ", "g\n"]);
-        let lines = Arc::new(vec![0, 2, 4, 5]);
+        let lines = Arc::new(vec![0, 2, 4, 5, 7]);
         let seen = Mutex::new(Vec::new());
         // Interesting while `d` is there: its line stays, whole.
         let oracle = |c: &Candidate<'_>| {

@@ -114,7 +114,10 @@ impl IdReplace {
             if !self.rank.contains_key(text) {
                 continue;
             }
-            let entry = names.entry(text.to_vec()).or_default();
+            let entry = match names.get_mut(text) {
+                Some(entry) => entry,
+                None => names.entry(text.to_vec()).or_default(),
+            };
             entry.units.push(u);
             if !entry.kinds.contains(&kind) {
                 entry.kinds.push(kind);

@@ -46,6 +46,7 @@
 //! `DONOR_SCAN` nodes of each kind, then renders a few. Large data sits behind
 //! [`Arc`], so cloning the policy for speculative runs is cheap.
 
+use std::ops::Range;
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap as HashMap;
@@ -80,6 +81,15 @@ struct PassData {
 }
 
 impl PassData {
+    /// The kept units in `tokens`, in order.
+    fn kept_in(&self, tokens: Range<u32>) -> impl Iterator<Item = u32> + '_ {
+        let first = self.next_kept[tokens.start as usize];
+        std::iter::successors(Some(first), move |&u| {
+            Some(self.next_kept[u as usize + 1]).filter(|&next| next < tokens.end)
+        })
+        .take_while(move |&u| u < tokens.end)
+    }
+
     fn new(tree: &Tree, config: &Configuration) -> Self {
         let units = tree.unit_count();
         let mut next_kept = vec![units; units as usize + 1];
@@ -171,16 +181,12 @@ impl Simplify {
     /// (whitespace between them left out).
     fn reads(&self, n: NodeId, first: u32, text: &[u8], config: &Configuration) -> bool {
         let pass = self.pass.as_ref().expect("inside a pass");
-        let end = self.tree.tokens(n).end;
         let mut rest = text;
-        let mut u = first;
-        while u < end {
-            let token = self.units.token_text(config, u);
-            let Some(after) = rest.strip_prefix(token) else {
+        for u in pass.kept_in(first..self.tree.tokens(n).end) {
+            let Some(after) = rest.strip_prefix(self.units.token_text(config, u)) else {
                 return false;
             };
             rest = after;
-            u = pass.next_kept[u as usize + 1];
         }
         rest.is_empty()
     }
@@ -221,12 +227,7 @@ impl Simplify {
             if out.len() == MAX_DONOR_TEXTS {
                 break;
             }
-            let tokens = tree.tokens(m);
-            let kept = std::iter::successors(Some(pass.next_kept[tokens.start as usize]), |&u| {
-                Some(pass.next_kept[u as usize + 1]).filter(|&next| next < tokens.end)
-            })
-            .take_while(|&u| u < tokens.end);
-            let text = self.units.join_kept(config, kept);
+            let text = self.units.join_kept(config, pass.kept_in(tree.tokens(m)));
             if !out.iter().any(|t| **t == text[..])
                 && !own_texts.iter().any(|r| *r.text == text[..])
             {

@@ -287,6 +287,19 @@ impl ByteEdit {
     pub fn old_len(self) -> usize {
         self.old_end - self.start
     }
+
+    /// The last byte of the old text the edit touches (its start, for an
+    /// insertion).
+    pub fn last_old_byte(self) -> usize {
+        self.old_end.max(self.start + 1) - 1
+    }
+
+    /// Where old offset `at`, at or after the edit's old end, lies in the
+    /// new text.
+    pub fn to_new(self, at: usize) -> usize {
+        debug_assert!(at >= self.old_end);
+        at - self.old_end + self.new_end
+    }
 }
 
 /// The single edit that turns `old` into `new`; `None` if they are equal.
