@@ -326,6 +326,7 @@ impl Plan {
                             max_replacement_depth: Some(PERSES_REPLACEMENT_DEPTH),
                             schedule: s.perses_schedule,
                             max_replacements_per_node: Some(DEFAULT_MAX_REPLACEMENTS_PER_NODE),
+                            recheck_minimized_lists: true,
                         },
                     )),
                     Phase::Simplify => Box::new(Simplify::new(tree, &self.units)),

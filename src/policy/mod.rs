@@ -302,6 +302,23 @@ impl Minimizer {
             Minimizer::Wdd => Box::new(wdd::Wdd::new()),
         }
     }
+
+    /// A fresh minimizer of this kind for a list it found minimal before,
+    /// which has changed only through deletions elsewhere since. Its blocks
+    /// all failed then and each still holds an element that was needed, so
+    /// Dr. DD goes straight to its single-element scans (which keep its
+    /// 1-minimality); the others start from scratch, as [`Minimizer::build`].
+    pub fn build_rechecking(self, settings: &MinimizerSettings) -> Box<dyn ListMinimizer> {
+        match self {
+            Minimizer::DrDd => Box::new(drdd::DrDd::single_scans(settings.restarts)),
+            _ => self.build(settings),
+        }
+    }
+
+    /// Whether [`Minimizer::build_rechecking`] differs from [`Minimizer::build`].
+    pub fn rechecks_differently(self) -> bool {
+        self == Minimizer::DrDd
+    }
 }
 
 #[cfg(test)]
@@ -316,6 +333,24 @@ mod tests {
         assert_eq!(complement(&s, 11), vec![0..1, 3..5, 6..9, 10..11]);
         assert_eq!(complement(&[], 3), vec![0..3]);
         assert_eq!(complement(&[0..3], 3), vec![]);
+    }
+
+    #[test]
+    fn rechecking_a_minimal_list_costs_drdd_one_test_per_element_and_the_others_a_full_run() {
+        let settings = MinimizerSettings::default();
+        let all_needed = |keeps: &dyn Fn(u32) -> bool| (0..8).all(keeps);
+        for m in Minimizer::ALL {
+            let (kept, fresh) = testing::run_flat(m.build(&settings), 8, all_needed);
+            assert_eq!(kept, (0..8).collect::<Vec<_>>(), "{m:?}");
+            let (kept, rechecked) = testing::run_flat(m.build_rechecking(&settings), 8, all_needed);
+            assert_eq!(kept, (0..8).collect::<Vec<_>>(), "{m:?}");
+            if m == Minimizer::DrDd {
+                // Blocks of 4 and of 2 (6 tests) are skipped.
+                assert_eq!((fresh, rechecked), (14, 8));
+            } else {
+                assert_eq!(rechecked, fresh, "{m:?}");
+            }
+        }
     }
 }
 

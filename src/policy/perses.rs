@@ -69,9 +69,17 @@
 //!    node (the promoted descendant comes later in the order anyway);
 //! 3. then, if the node is a list with present deletable children, a fresh
 //!    inner minimizer over them (rank order, weights = kept sizes), driven
-//!    across passes until it reports the list minimal;
-//! 4. at the end of the order: a new sweep if this one committed anything,
-//!    otherwise the run is over.
+//!    across passes until it reports the list minimal; in a sweep after
+//!    one that committed, a list minimized before gets a *rechecking*
+//!    minimizer instead ([`Minimizer::build_rechecking`]: Dr. DD's
+//!    single-element scans without its blocks, which all failed last time
+//!    and each still hold a needed element), unless
+//!    `recheck_minimized_lists` is off;
+//! 4. at the end of the order: a new sweep if this one committed anything;
+//!    after a fruitless sweep that rechecked some list, one more sweep
+//!    from scratch (its tests mostly cache hits, only the skipped blocks
+//!    are new), so the run ends where a fresh run from its result would
+//!    and a second run changes nothing; otherwise the run is over.
 //!
 //! Nodes only ever die as tokens go, so a sweep's order holds every node
 //! that can be live during it. One wrinkle: a bare list (no mandatory
@@ -122,6 +130,9 @@ pub struct PersesOptions {
     /// Sweep only: how many of a node's replacement candidates (the
     /// smallest) are tried per sweep (`None`: all of them).
     pub max_replacements_per_node: Option<u32>,
+    /// Sweep only: whether a sweep after one that committed only rechecks
+    /// the lists minimized before ([`Minimizer::build_rechecking`]).
+    pub recheck_minimized_lists: bool,
 }
 
 impl Default for PersesOptions {
@@ -130,6 +141,7 @@ impl Default for PersesOptions {
             max_replacement_depth: None,
             schedule: PersesSchedule::Tutorial,
             max_replacements_per_node: Some(DEFAULT_MAX_REPLACEMENTS_PER_NODE),
+            recheck_minimized_lists: true,
         }
     }
 }
@@ -178,6 +190,13 @@ pub struct Perses {
     done: Arc<BitSet>,
     /// The sweep schedule's state (`None`: a new sweep starts next pass).
     sweep: Option<Sweep>,
+    /// Lists the sweep schedule minimized to the end (their minimizer
+    /// found nothing more): the sweep after one that committed rechecks
+    /// them ([`Minimizer::build_rechecking`]) instead of minimizing from
+    /// scratch.
+    minimized: Arc<BitSet>,
+    /// Whether the next sweep rechecks `minimized` lists.
+    next_sweep_rechecks: bool,
 }
 
 /// What a sweep is doing at its current node.
@@ -220,6 +239,11 @@ struct Sweep {
     step: Step,
     /// Whether this sweep committed anything.
     committed: bool,
+    /// Whether lists minimized in an earlier sweep are only rechecked.
+    rechecks: bool,
+    /// Whether this sweep has rechecked a list with a minimizer that
+    /// differs from a fresh one.
+    rechecked: bool,
     last: Made,
 }
 
@@ -267,6 +291,8 @@ impl Perses {
             elems: Arc::new(Vec::new()),
             done: Arc::new(BitSet::empty(n)),
             sweep: None,
+            minimized: Arc::new(BitSet::empty(n)),
+            next_sweep_rechecks: false,
         }
     }
 
@@ -526,6 +552,8 @@ impl Perses {
             cursor: 0,
             step: Step::Enter,
             committed: false,
+            rechecks: self.next_sweep_rechecks,
+            rechecked: false,
             last: Made::Nothing,
         });
         self.pass = Some(Arc::new(PassData {
@@ -565,13 +593,26 @@ impl Perses {
 
     fn sweep_next_proposal(&mut self, config: &Configuration) -> Option<Proposal> {
         let mut sweep = self.sweep.take()?;
-        let proposal = self.sweep_step(&mut sweep, config);
+        let mut minimized = Vec::new();
+        let proposal = self.sweep_step(&mut sweep, config, &mut minimized);
+        if !minimized.is_empty() {
+            let set = Arc::make_mut(&mut self.minimized);
+            for list in minimized {
+                set.insert(list);
+            }
+        }
         self.sweep = Some(sweep);
         proposal
     }
 
-    /// Walks the sweep from where it is to its next proposal.
-    fn sweep_step(&self, sweep: &mut Sweep, config: &Configuration) -> Option<Proposal> {
+    /// Walks the sweep from where it is to its next proposal, adding the
+    /// lists it finds minimal on the way to `minimized`.
+    fn sweep_step(
+        &self,
+        sweep: &mut Sweep,
+        config: &Configuration,
+        minimized: &mut Vec<NodeId>,
+    ) -> Option<Proposal> {
         let size = &self.pass().size;
         loop {
             let n = *sweep.order.get(sweep.cursor)?;
@@ -620,7 +661,12 @@ impl Perses {
                         sweep.advance();
                         continue;
                     }
-                    let mut minimizer = self.inner.build(&self.settings);
+                    let mut minimizer = if sweep.rechecks && self.minimized.contains(list) {
+                        sweep.rechecked |= self.inner.rechecks_differently();
+                        self.inner.build_rechecking(&self.settings)
+                    } else {
+                        self.inner.build(&self.settings)
+                    };
                     minimizer.start_pass(&self.elem_list(&elems, config));
                     sweep.step = Step::List {
                         list,
@@ -630,10 +676,10 @@ impl Perses {
                     };
                 }
                 Step::List {
+                    list,
                     minimizer,
                     elems,
                     proposed,
-                    ..
                 } => {
                     if let Some(selection) = minimizer.next_deletion() {
                         *proposed = true;
@@ -647,6 +693,7 @@ impl Perses {
                         *proposed = false;
                         continue;
                     }
+                    minimized.push(*list);
                     sweep.advance();
                 }
             }
@@ -659,8 +706,13 @@ impl Perses {
         };
         let Some(config) = reduced else {
             // The pass walked to the end of the order without a success.
-            if sweep.committed {
-                return true; // `self.sweep` stays empty: a new sweep begins
+            // `self.sweep` stays empty when a new sweep begins: one that
+            // rechecks after a sweep that committed; after a fruitless one
+            // that rechecked, one that minimizes every list from scratch,
+            // so the run ends where a fresh run from its result would.
+            if sweep.committed || sweep.rechecked {
+                self.next_sweep_rechecks = sweep.committed && self.options.recheck_minimized_lists;
+                return true;
             }
             self.sweep = Some(sweep);
             return false;

@@ -47,9 +47,22 @@ fn run(
 /// counting oracle calls.
 fn run_from(
     units: &Units,
+    policy: Box<dyn Policy>,
+    start: Configuration,
+    jobs: usize,
+    interesting: impl Fn(&Candidate<'_>) -> bool + Sync,
+) -> Outcome {
+    run_with_cache(units, policy, start, jobs, false, interesting)
+}
+
+/// Runs `policy` from `start` with `jobs` tests in flight, the verdict
+/// cache on or off, counting oracle calls.
+fn run_with_cache(
+    units: &Units,
     mut policy: Box<dyn Policy>,
     start: Configuration,
     jobs: usize,
+    cache: bool,
     interesting: impl Fn(&Candidate<'_>) -> bool + Sync,
 ) -> Outcome {
     let calls = AtomicU32::new(0);
@@ -62,7 +75,7 @@ fn run_from(
         }
     };
     let mut reducer = Reducer::new(units, &oracle)
-        .with_cache(false)
+        .with_cache(cache)
         .with_jobs(jobs);
     let (result, _) = reducer.run(&mut policy, start, &mut Quiet);
     Outcome {
@@ -645,6 +658,63 @@ fn the_sweep_schedule_reduces_the_scattered_bug_at_least_as_far_as_the_tutorial(
     }
 }
 
+#[test]
+fn a_sweep_after_one_that_committed_rechecks_the_lists_minimized_before_element_by_element() {
+    // `int main ( ) { f0 ( ) ; … f7 ( ) ; h ( ) ; if ( c ) { g ( ) ; k ( ) ; } }`
+    // where f0..f7 and k are needed, and h while g is there. Sweep 1
+    // finds the outer list minimal (h is needed then) and deletes g from the
+    // inner one; sweep 2 deletes h, then a third sweep finds nothing. With
+    // Dr. DD, rechecking skips the outer list's blocks in sweeps 2 and 3
+    // (a last sweep from scratch, mostly cache hits, confirms the fixpoint);
+    // without, every sweep tries them again.
+    let mut b = Nested::new();
+    let fs: Vec<u32> = (0..8).map(|i| b.call(&format!("f{i}"))).collect();
+    let h = b.call("h");
+    let g = b.call("g");
+    let k = b.call("k");
+    let inner = b.list(&[g, k]);
+    let block = b.block(inner);
+    let if_stmt = b.if_stmt("c", block);
+    let outer = b.list(&[fs.as_slice(), &[h, if_stmt]].concat());
+    let body = b.block(outer);
+    let root = b.func(body);
+    let (tree, units) = b.build(root);
+    let unit = |call| tree_unit_of_call(&tree, call);
+    let needed: Vec<u32> = fs.iter().chain([&k]).map(|&call| unit(call)).collect();
+    let (h, g) = (unit(h), unit(g));
+    let oracle = |c: &Candidate<'_>| {
+        needed.iter().all(|&u| c.keeps(u))
+            && (c.keeps(h) || !c.keeps(g))
+            && parses(&String::from_utf8_lossy(c.bytes))
+    };
+    let sweep_with = |recheck_minimized_lists| {
+        let options = PersesOptions {
+            schedule: PersesSchedule::Sweep,
+            recheck_minimized_lists,
+            ..PersesOptions::default()
+        };
+        let policy = Perses::new(
+            Arc::clone(&tree),
+            Minimizer::DrDd,
+            MinimizerSettings::default(),
+            options,
+        );
+        let full = Configuration::full(units.len());
+        run_with_cache(&units, Box::new(policy), full, 1, true, oracle)
+    };
+    let (rechecking, scratch) = (sweep_with(true), sweep_with(false));
+    let expected = "int main ( ) { f0 ( ) ; f1 ( ) ; f2 ( ) ; f3 ( ) ; f4 ( ) ; f5 ( ) ; \
+                    f6 ( ) ; f7 ( ) ; k ( ) ; }";
+    assert_eq!(scratch.text, expected);
+    assert_eq!(rechecking.text, expected);
+    assert!(
+        rechecking.calls < scratch.calls,
+        "{} calls rechecking, {} from scratch",
+        rechecking.calls,
+        scratch.calls
+    );
+}
+
 /// A random program of the nested-if grammar: statement lists of one to
 /// four statements, each a call (named `f0`, `f1`, ... in creation order),
 /// an `if` or a bare block, nested at most `depth` levels. Returns the tree,
@@ -699,6 +769,7 @@ fn random_program(rng: &mut XorShift, depth: u32) -> (Arc<Tree>, Units, Vec<(u32
 #[test]
 fn the_sweep_schedule_keeps_every_needed_call_parses_and_ends_at_a_fixpoint() {
     let mut rng = XorShift::new(0x5eed_0f5e_eb00);
+    let mut calls_with_and_without_rechecks = (0, 0);
     for case in 0..40 {
         let (tree, units, calls) = random_program(&mut rng, 1 + case % 4);
         // A random non-empty set of needed calls; the rest is noise.
@@ -732,6 +803,40 @@ fn the_sweep_schedule_keeps_every_needed_call_parses_and_ends_at_a_fixpoint() {
         let kept = Configuration::from_units(units.len(), out.kept.iter().copied());
         let again = run_from(&units, perses_sweep(&tree, inner), kept, 1, oracle);
         assert_eq!(again.kept, out.kept, "{what}: a second run changed it");
+        // With the verdict cache, as runs use it: rechecking (Dr. DD's
+        // single-element scans over lists minimized in an earlier sweep,
+        // then one sweep from scratch to confirm, mostly cache hits) keeps
+        // the needed calls as minimizing every list from scratch in every
+        // sweep does, for fewer oracle calls.
+        let sweep_with = |recheck_minimized_lists| {
+            let options = PersesOptions {
+                schedule: PersesSchedule::Sweep,
+                recheck_minimized_lists,
+                ..PersesOptions::default()
+            };
+            let policy = Perses::new(
+                Arc::clone(&tree),
+                inner,
+                MinimizerSettings::default(),
+                options,
+            );
+            let full = Configuration::full(units.len());
+            run_with_cache(&units, Box::new(policy), full, 1, true, oracle)
+        };
+        let (rechecking, scratch) = (sweep_with(true), sweep_with(false));
+        assert_eq!(rechecking.kept, out.kept, "{what}");
+        assert_eq!(
+            scratch.text.matches("( ) ;").count(),
+            needed.len(),
+            "{what}: {}",
+            scratch.text
+        );
+        if inner == Minimizer::DrDd {
+            calls_with_and_without_rechecks.0 += rechecking.calls;
+            calls_with_and_without_rechecks.1 += scratch.calls;
+        } else {
+            assert_eq!(rechecking.calls, scratch.calls, "{what}");
+        }
         // Speculation restores clones of the policy: -j 3 commits the same steps.
         if case < 10 {
             let full = Configuration::full(units.len());
@@ -739,6 +844,12 @@ fn the_sweep_schedule_keeps_every_needed_call_parses_and_ends_at_a_fixpoint() {
             assert_eq!(parallel.kept, out.kept, "{what}: -j 3 differs");
         }
     }
+    let (with, without) = calls_with_and_without_rechecks;
+    // Lists of at most four statements leave Dr. DD few blocks to skip.
+    assert!(
+        with <= without,
+        "{with} calls with rechecks, {without} without"
+    );
 }
 
 /// The HDD chapter's flat baseline: the same program as a raw token stream.
