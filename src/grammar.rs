@@ -108,7 +108,8 @@ pub struct Grammar {
     /// The field name of each slot that is a field.
     slot_fields: HashMap<SlotId, String>,
     /// The language's consumers accept text the grammar rejects, so the
-    /// default pipeline ends with a pass that does not re-parse candidates.
+    /// default pipeline ends with a pass whose filter lets missing tokens
+    /// through.
     pub consumers_accept_more: bool,
     /// Whether the root is a sequence of items that each parse alone (C's
     /// translation unit), so that a candidate may be checked on the items
@@ -122,6 +123,10 @@ pub struct Grammar {
     /// Anonymous tokens that come in pairs (brackets): the pass without the
     /// syntax filter never deletes one alone.
     paired_tokens: Vec<KindId>,
+    /// Tokens a consumer supplies when they are missing, wherever the
+    /// grammar needs them (C's implicit `int`): that pass's filter lets
+    /// their deletion through whatever the parse says.
+    implied_tokens: Vec<KindId>,
 }
 
 /// A text a node may be replaced by (`grammars/*.json`, key `replacements`).
@@ -369,6 +374,29 @@ impl Grammar {
         };
         self.paired_tokens.push(k);
         Ok(())
+    }
+
+    /// Declares that a consumer supplies tokens of `kind` (a named kind,
+    /// else an anonymous one) when they are missing.
+    pub fn add_implied_token(&mut self, kind: &str) -> Result<()> {
+        let Some(k) = self
+            .find_kind(kind, true)
+            .or_else(|| self.find_kind(kind, false))
+        else {
+            bail!("{}: unknown token `{kind}`", self.name);
+        };
+        self.implied_tokens.push(k);
+        Ok(())
+    }
+
+    /// Whether a consumer supplies tokens of `kind` when they are missing.
+    pub fn is_implied_token(&self, kind: KindId) -> bool {
+        self.implied_tokens.contains(&kind)
+    }
+
+    /// Whether any token kind is implied.
+    pub fn has_implied_tokens(&self) -> bool {
+        !self.implied_tokens.is_empty()
     }
 
     /// Whether tokens of `kind` are one half of a bracket pair.

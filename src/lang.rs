@@ -22,7 +22,8 @@ use crate::grammar::Grammar;
 use crate::reducer::SyntaxFilter;
 use crate::tree::Tree;
 use crate::tree::parse::{
-    ByteEdit, LineIndex, PARSE_TIMEOUT, byte_edit, count_errors, input_edit, reparse,
+    ByteEdit, LineIndex, PARSE_TIMEOUT, byte_edit, count_error_regions, count_errors, input_edit,
+    reparse,
 };
 
 /// A language with a tree-sitter grammar.
@@ -128,6 +129,7 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
                 | "lists_parse_alone"
                 | "identifiers"
                 | "paired_tokens"
+                | "implied_tokens"
         ) {
             bail!("unknown key `{key}`");
         }
@@ -183,10 +185,11 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
             .context("`consumers_accept_more` must be true or false")?;
     }
     type AddKind = fn(&mut Grammar, &str) -> Result<()>;
-    let kind_lists: [(&str, AddKind); 3] = [
+    let kind_lists: [(&str, AddKind); 4] = [
         ("identifiers", Grammar::add_identifier),
         ("never_delete", Grammar::add_never_delete),
         ("paired_tokens", Grammar::add_paired_token),
+        ("implied_tokens", Grammar::add_implied_token),
     ];
     for (key, add) in kind_lists {
         let Some(kinds) = object.get(key) else {
@@ -315,6 +318,14 @@ impl SyntaxCheck {
         self.parse(bytes).map(|t| count_errors(t.root_node()))
     }
 
+    /// The error regions of `bytes` (parse errors other than missing
+    /// tokens), or `None` if parsing timed out.
+    #[cfg(test)]
+    pub fn error_regions_in(&self, bytes: &[u8]) -> Option<usize> {
+        self.parse(bytes)
+            .map(|t| count_error_regions(t.root_node()))
+    }
+
     /// `bytes` parsed as an edit of the closest base when there is one.
     fn parse(&self, bytes: &[u8]) -> Option<tree_sitter::Tree> {
         let committed = self.bases.lock().expect("bases poisoned").committed.clone();
@@ -373,6 +384,90 @@ impl SyntaxCheck {
         };
         let tree = reparse(self.language, &alone, None, self.timeout)?;
         Some(!tree.root_node().has_error())
+    }
+
+    /// Keeps an accepted candidate's tree as a base for the candidates
+    /// after it; returns `accepted`.
+    fn keep_if_accepted(&self, bytes: &[u8], tree: tree_sitter::Tree, accepted: bool) -> bool {
+        if accepted {
+            let base = Base::new(bytes, tree);
+            let mut bases = self.bases.lock().expect("bases poisoned");
+            if bases.recent.len() == RECENT_BASES {
+                bases.recent.pop_front();
+            }
+            if RECENT_BASES > 0 {
+                bases.recent.push_back(base);
+            }
+        }
+        accepted
+    }
+
+    /// The committed text's or a recent candidate's base if it is `text`,
+    /// else `text` parsed (`None` if that timed out).
+    fn base_of(&self, text: &[u8]) -> Option<Arc<Base>> {
+        let known = {
+            let bases = self.bases.lock().expect("bases poisoned");
+            let committed = bases.committed.clone().filter(|b| b.text == text);
+            committed.or_else(|| bases.recent.iter().rev().find(|b| b.text == text).cloned())
+        };
+        known.or_else(|| self.parse(text).map(|tree| Base::new(text, tree)))
+    }
+
+    /// Whether `bytes` is `parent`'s text with only tokens a consumer
+    /// implies deleted (`implied_tokens` in grammars/*.json), and the
+    /// whitespace between them.
+    fn deletes_only_implied_tokens(&self, parent: &Base, bytes: &[u8]) -> bool {
+        let grammar = self.language.grammar();
+        if !grammar.has_implied_tokens() {
+            return false;
+        }
+        let Some(edit) = byte_edit(&parent.text, bytes) else {
+            return false;
+        };
+        if edit.new_end != edit.start {
+            return false; // not a deletion
+        }
+        let (start, end) = (edit.start, edit.old_end);
+        let mut cursor = parent.tree.walk();
+        // Visit the leaves the deleted bytes overlap, in order; `covered`
+        // is where the last one ended (or the deletion's start).
+        let mut covered = start;
+        let mut descend = true;
+        loop {
+            let node = cursor.node();
+            let overlaps = node.start_byte() < end && node.end_byte() > start;
+            if overlaps && descend && cursor.goto_first_child() {
+                continue;
+            }
+            if overlaps && node.child_count() == 0 {
+                let implied = grammar
+                    .find_kind(node.kind(), node.is_named())
+                    .is_some_and(|k| grammar.is_implied_token(k));
+                let gap = &parent.text[covered..node.start_byte().max(covered)];
+                if !implied
+                    || node.start_byte() < start
+                    || node.end_byte() > end
+                    || !gap.iter().all(u8::is_ascii_whitespace)
+                {
+                    return false;
+                }
+                covered = node.end_byte();
+            }
+            if node.start_byte() >= end {
+                break;
+            }
+            if cursor.goto_next_sibling() {
+                descend = true;
+            } else if cursor.goto_parent() {
+                descend = false;
+            } else {
+                break;
+            }
+        }
+        covered > start
+            && parent.text[covered..end]
+                .iter()
+                .all(u8::is_ascii_whitespace)
     }
 
     /// The top-level items `edit` touches, as a range of the candidate.
@@ -494,17 +589,27 @@ impl SyntaxFilter for SyntaxCheck {
             return false;
         };
         let accepted = count_errors(tree.root_node()) <= self.max_errors;
-        if accepted {
-            let base = Base::new(bytes, tree);
-            let mut bases = self.bases.lock().expect("bases poisoned");
-            if bases.recent.len() == RECENT_BASES {
-                bases.recent.pop_front();
-            }
-            if RECENT_BASES > 0 {
-                bases.recent.push_back(base);
-            }
+        self.keep_if_accepted(bytes, tree, accepted)
+    }
+
+    /// Missing tokens are free; error regions may not outnumber the
+    /// parent's (which may hold one an implied token's deletion left) or
+    /// the input's, unless the candidate only deletes implied tokens.
+    fn accepts_lenient(&self, bytes: &[u8], parent: &[u8]) -> bool {
+        let Some(parent) = self.base_of(parent) else {
+            return false;
+        };
+        if self.deletes_only_implied_tokens(&parent, bytes)
+            || self.local_verdict(bytes) == Some(true)
+        {
+            return true;
         }
-        accepted
+        let Some(tree) = self.parse(bytes) else {
+            return false;
+        };
+        let allowed = count_error_regions(parent.tree.root_node()).max(self.max_errors);
+        let accepted = count_error_regions(tree.root_node()) <= allowed;
+        self.keep_if_accepted(bytes, tree, accepted)
     }
 
     fn rebase(&self, bytes: &[u8]) {
@@ -784,6 +889,12 @@ mod tests {
                 let context = grammar.list_context(k.unwrap()).unwrap();
                 assert_eq!(texts[0].as_str().unwrap().as_bytes(), &context.open[..]);
             }
+            for kind in data["implied_tokens"].as_array().into_iter().flatten() {
+                let kind = kind.as_str().unwrap();
+                let k = bare.find_kind(kind, true).or(bare.find_kind(kind, false));
+                assert!(k.is_some(), "{}: no kind `{kind}`", lang.name());
+                assert!(grammar.is_implied_token(k.unwrap()));
+            }
             for kind in data["identifiers"].as_array().unwrap() {
                 let kind = kind.as_str().unwrap();
                 let k = bare.find_kind(kind, true);
@@ -902,6 +1013,42 @@ mod tests {
         let json = SyntaxCheck::new(Language::Json, 0);
         assert!(json.accepts(b"[1, 3]"));
         assert!(!json.accepts(b"[1, , 3]"));
+    }
+
+    #[test]
+    fn missing_tokens_and_deleted_implied_types_pass_the_lenient_check_error_regions_do_not() {
+        let parent = "int f ( ) { return 0 ; }\nstruct s { int a , b ; } ;\n";
+        let check = SyntaxCheck::new(Language::C, 0);
+        let lenient =
+            |text: &str, parent: &str| check.accepts_lenient(text.as_bytes(), parent.as_bytes());
+        let strict = |text: &str| check.accepts(text.as_bytes());
+        // A missing `;` before `}`: a MISSING node, no error region.
+        let no_semicolon = "int f ( ) { return 0 ; }\nstruct s { int a , b } ;\n";
+        assert!(lenient(no_semicolon, parent) && !strict(no_semicolon));
+        // The return type gone (implicit int): tree-sitter-c makes the
+        // function an error region, but the deleted token is implied.
+        let implicit_int = "f ( ) { return 0 ; }\nstruct s { int a , b ; } ;\n";
+        assert_eq!(check.error_regions_in(implicit_int.as_bytes()), Some(1));
+        assert!(lenient(implicit_int, parent) && !strict(implicit_int));
+        // A member's name gone leaves `int a , ;`: an error region.
+        let stray_comma = "int f ( ) { return 0 ; }\nstruct s { int a , ; } ;\n";
+        assert!(!lenient(stray_comma, parent));
+        // The function's name gone: a MISSING identifier, so it passes
+        // (the compiler will say no).
+        let no_name = "int ( ) { return 0 ; }\nstruct s { int a , b ; } ;\n";
+        assert!(lenient(no_name, parent) && !strict(no_name));
+        // From a parent with an error region, a candidate may keep it, not
+        // add one; whatever text is committed meanwhile.
+        check.rebase(no_semicolon.as_bytes());
+        let parent = implicit_int;
+        assert!(lenient(
+            "f ( ) { return 0 ; }\nstruct s { int a , b } ;\n",
+            parent
+        ));
+        assert!(!lenient(
+            "f ( ) { return 0 ; }\nstruct s { int a , } ;\n",
+            parent
+        ));
     }
 
     #[test]

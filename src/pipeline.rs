@@ -27,7 +27,7 @@ use crate::policy::rename::Rename;
 use crate::policy::simplify::Simplify;
 use crate::policy::tpdd::{TPdd, TPddOptions};
 use crate::policy::{Minimizer, MinimizerSettings, Policy};
-use crate::reducer::{Observer, Reducer, StopReason, SyntaxFilter};
+use crate::reducer::{Observer, Reducer, StopReason, Strictness, SyntaxFilter};
 use crate::tree::Tree;
 use crate::units::{UnitKind, Units};
 
@@ -66,9 +66,10 @@ enum Phase {
     Hdd,
     Perses,
     Tpdd,
-    /// One scan of single-token deletions without the syntax filter (auto's
-    /// last pass for languages whose consumers accept more than the grammar).
-    UnfilteredScan,
+    /// One scan of single-token deletions under the lenient syntax filter
+    /// ([`Strictness::MissingTokensFree`]: auto's last pass for languages
+    /// whose consumers accept more than the grammar).
+    LenientScan,
     /// Per-language replacements (an expression by `0`, a block by `{}`, ...).
     Simplify,
     /// A name's uses rewritten to an earlier name (Vulcan's identifier replacement).
@@ -101,9 +102,9 @@ pub struct Plan {
     phases: Vec<Phase>,
     /// Repeat the phases while a round removes something.
     repeat: bool,
-    /// Phases run once at the end, in order, without the syntax filter:
-    /// auto's last token pass (for languages whose consumers accept more
-    /// than the grammar), `--rename`, `--format compact`.
+    /// Phases run once at the end, in order: auto's last token pass under
+    /// the lenient filter (for languages whose consumers accept more than
+    /// the grammar), then without a filter `--rename`, `--format compact`.
     closing: Vec<Phase>,
     settings: TreeSettings,
     unit_weights: Arc<Vec<u64>>,
@@ -201,7 +202,7 @@ impl Plan {
         if cli.algo == Algo::Auto && lang == Lang::Text && flat_kind == Some(UnitKind::Token) {
             phases.insert(0, Phase::FlatLines(Minimizer::DrDd));
         }
-        let finish_unfiltered = match (cli.algo, lang) {
+        let finish_lenient = match (cli.algo, lang) {
             (Algo::Auto, Lang::Tree(l)) => l.grammar().consumers_accept_more,
             _ => false,
         };
@@ -216,7 +217,7 @@ impl Plan {
             );
         }
         let closing = [
-            finish_unfiltered.then_some(Phase::UnfilteredScan),
+            finish_lenient.then_some(Phase::LenientScan),
             cli.rename.then_some(Phase::Rename),
             compact.then_some(Phase::Format),
         ];
@@ -278,8 +279,8 @@ impl Plan {
             // and a second scan found nothing on any shared bench case while
             // costing as many tests as the first (docs/benchmarks.md).
             // Brackets stay: no consumer takes one without its partner.
-            Phase::UnfilteredScan => {
-                let tree = self.tree.as_ref().expect("the unfiltered scan has a tree");
+            Phase::LenientScan => {
+                let tree = self.tree.as_ref().expect("the lenient scan has a tree");
                 let brackets = (0..tree.unit_count())
                     .filter(|&u| tree.grammar.is_paired_token(tree.kind(tree.leaf_of(u))));
                 Box::new(
@@ -356,7 +357,7 @@ impl Plan {
             self.algo,
             Algo::Ddmin | Algo::Drdd | Algo::Probdd | Algo::Cdd | Algo::Wdd
         );
-        reducer.set_filter_enabled(!named_list_algo);
+        reducer.set_filter((!named_list_algo).then_some(Strictness::Strict));
         let mut config = start;
         loop {
             let round_start = config.clone();
@@ -368,11 +369,18 @@ impl Plan {
                 break;
             }
         }
-        // The closing phases run without the syntax filter: the last token
-        // pass may leave text the grammar rejects, and renamings and
-        // layouts are for the oracle alone to judge.
-        reducer.set_filter_enabled(false);
-        self.run_phases(&self.closing, reducer, config, observer)
+        // The closing phases: the last token pass may leave missing tokens
+        // (the parser's insertions) but no text the grammar cannot place;
+        // renamings and layouts are for the oracle alone to judge.
+        for &phase in &self.closing {
+            let strictness = (phase == Phase::LenientScan).then_some(Strictness::MissingTokensFree);
+            reducer.set_filter(strictness);
+            config = match self.run_phases(&[phase], reducer, config, observer) {
+                (config, StopReason::Finished) => config,
+                stopped => return stopped,
+            };
+        }
+        (config, StopReason::Finished)
     }
 
     /// Runs `phases` in order; stops at the first that does not finish.
@@ -403,9 +411,9 @@ Algorithms (--algo):
            (per-language rewrites, smaller subtrees from elsewhere), then idreplace (a
            name's uses become an earlier name, so its declaration can go), then
            token-level drdd, repeated while a round still changes something; for C, a
-           last scan of single-token deletions without the syntax filter (implicit int
-           and the like); without a grammar, drdd over lines then over tokens (bytes for
-           binary input).
+           last scan of single-token deletions that may leave missing tokens or drop
+           implied types (implicit int and the like); without a grammar, drdd over lines
+           then over tokens (bytes for binary input).
   ddmin    ddmin over flat units. 1-minimal. O(n²) tests worst case, O(log n) at best.
   drdd     Dr. DD: coarse levels scanned once, single-unit scans until one changes nothing.
            1-minimal (with the default --restarts). Pick it for flat inputs.

@@ -96,10 +96,47 @@ pub trait SyntaxFilter: Sync {
     /// Whether `bytes` may be handed to the oracle.
     fn accepts(&self, bytes: &[u8]) -> bool;
 
+    /// Whether `bytes`, proposed from `parent`, may be handed to the oracle
+    /// under [`Strictness::MissingTokensFree`]. The verdict may depend on
+    /// `parent` (the configuration the serial loop would have had), never
+    /// on which text was committed when it is asked, so that speculation
+    /// keeps the serial loop's verdicts.
+    fn accepts_lenient(&self, bytes: &[u8], parent: &[u8]) -> bool {
+        let _ = parent;
+        self.accepts(bytes)
+    }
+
     /// Candidates tested next are edits of `bytes` (the current best): a
     /// filter may prepare for them (e.g. keep its parse tree to re-parse
     /// incrementally). Must not change what [`Self::accepts`] answers.
     fn rebase(&self, _bytes: &[u8]) {}
+}
+
+/// What a syntax filter counts against the input's parse errors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strictness {
+    /// Every parse error: error regions and missing tokens.
+    Strict,
+    /// Error regions only (text the grammar cannot place), and no more
+    /// than the text the candidate was proposed from has; a missing token
+    /// the parser would insert is free, since compilers supply some (a `;`
+    /// before `}`, an implicit `int`). A candidate this refuses, a strict
+    /// filter refuses too.
+    MissingTokensFree,
+}
+
+/// Whether `filter` lets `bytes` through at `strictness`; `parent` is the
+/// text it was proposed from, needed when lenient.
+fn syntax_allows(
+    filter: &dyn SyntaxFilter,
+    strictness: Strictness,
+    bytes: &[u8],
+    parent: Option<&[u8]>,
+) -> bool {
+    match (strictness, parent) {
+        (Strictness::MissingTokensFree, Some(parent)) => filter.accepts_lenient(bytes, parent),
+        _ => filter.accepts(bytes),
+    }
 }
 
 /// Told about progress; writes results where the user wants them.
@@ -150,8 +187,8 @@ pub struct Reducer<'a> {
     units: &'a Units,
     oracle: &'a dyn Oracle,
     filter: Option<&'a dyn SyntaxFilter>,
-    /// Whether the filter applies to the current phase.
-    filter_enabled: bool,
+    /// How the filter applies to the current phase (`None`: not at all).
+    filter_strictness: Option<Strictness>,
     cache: Option<VerdictCache>,
     jobs: usize,
     limits: Limits,
@@ -176,7 +213,7 @@ impl<'a> Reducer<'a> {
             units,
             oracle,
             filter: None,
-            filter_enabled: true,
+            filter_strictness: Some(Strictness::Strict),
             cache: Some(VerdictCache::default()),
             jobs: 1,
             limits: Limits::default(),
@@ -199,11 +236,11 @@ impl<'a> Reducer<'a> {
         self
     }
 
-    /// Turns the syntax filter on or off for the following runs (it is on
-    /// by default when one was given): tree policies use it, flat list
-    /// algorithms chosen explicitly do not.
-    pub fn set_filter_enabled(&mut self, on: bool) {
-        self.filter_enabled = on;
+    /// How the syntax filter applies to the following runs, if at all (by
+    /// default strictly, when one was given): tree policies use it, flat
+    /// list algorithms chosen explicitly do not.
+    pub fn set_filter(&mut self, strictness: Option<Strictness>) {
+        self.filter_strictness = strictness;
     }
 
     /// How many oracle tests may run at once.
@@ -267,7 +304,7 @@ impl<'a> Reducer<'a> {
         let began = Instant::now();
         let mut phase = PhaseStats::new(policy.name());
         phase.units_before = start.len();
-        if let Some(filter) = self.active_filter() {
+        if let Some((filter, _)) = self.active_filter() {
             filter.rebase(&self.units.render(&start));
         }
         let (config, reason) = if self.jobs == 1 {
@@ -301,7 +338,8 @@ impl<'a> Reducer<'a> {
                 break StopReason::Finished;
             };
             let bytes = self.units.render(&candidate);
-            let (quick, key) = self.quick_verdict(&bytes, phase);
+            let parent = self.parent_bytes(&cursor);
+            let (quick, key) = self.quick_verdict(&bytes, parent.as_deref(), phase);
             let interesting = match quick {
                 Quick::Known(known) => known,
                 Quick::NeedsOracle => {
@@ -350,22 +388,24 @@ impl<'a> Reducer<'a> {
         observer.on_progress(phase, config);
     }
 
-    /// The syntax filter, if it applies to the current phase.
-    fn active_filter(&self) -> Option<&'a dyn SyntaxFilter> {
-        self.filter.filter(|_| self.filter_enabled)
+    /// The syntax filter and how strict it is, if it applies to the
+    /// current phase.
+    fn active_filter(&self) -> Option<(&'a dyn SyntaxFilter, Strictness)> {
+        self.filter.zip(self.filter_strictness)
     }
 
     fn rebase_filter(&self, bytes: &[u8]) {
-        if let Some(filter) = self.active_filter() {
+        if let Some((filter, _)) = self.active_filter() {
             filter.rebase(bytes);
         }
     }
 
     /// What the cache knows about `bytes` (an oracle verdict, or a syntax
-    /// rejection while the filter applies), and their cache key.
+    /// rejection while the filter applies strictly: any rejection is one
+    /// for a strict filter, not the other way round), and their cache key.
     fn cached(&self, bytes: &[u8], phase: &mut PhaseStats) -> (Option<bool>, u128) {
         let key = key_of(bytes);
-        let filtering = self.active_filter().is_some();
+        let filtering = self.filter_strictness == Some(Strictness::Strict) && self.filter.is_some();
         let known = self.cache.as_ref().and_then(|c| {
             c.get(key)
                 .or_else(|| (filtering && c.syntax_rejected(key)).then_some(false))
@@ -382,14 +422,27 @@ impl<'a> Reducer<'a> {
         }
     }
 
-    /// Cache and syntax filter: what can be known without running the oracle.
-    fn quick_verdict(&mut self, bytes: &[u8], phase: &mut PhaseStats) -> (Quick, u128) {
+    /// The text of the configuration `cursor` proposes from, when the
+    /// filter needs it (lenient).
+    fn parent_bytes(&self, cursor: &Cursor) -> Option<Vec<u8>> {
+        let lenient = self.filter_strictness == Some(Strictness::MissingTokensFree);
+        (lenient && self.filter.is_some()).then(|| self.units.render(cursor.base()))
+    }
+
+    /// Cache and syntax filter: what can be known without running the
+    /// oracle. `parent`: see [`Reducer::parent_bytes`].
+    fn quick_verdict(
+        &mut self,
+        bytes: &[u8],
+        parent: Option<&[u8]>,
+        phase: &mut PhaseStats,
+    ) -> (Quick, u128) {
         let (known, key) = self.cached(bytes, phase);
         if let Some(known) = known {
             return (Quick::Known(known), key);
         }
-        if let Some(filter) = self.active_filter()
-            && !filter.accepts(bytes)
+        if let Some((filter, strictness)) = self.active_filter()
+            && !syntax_allows(filter, strictness, bytes, parent)
         {
             self.record_rejection(key, phase);
             return (Quick::Known(false), key);
@@ -477,7 +530,14 @@ impl<'a> Reducer<'a> {
                         let began = Instant::now();
                         let finished = if job.cancel.is_cancelled() {
                             Finished::Cancelled
-                        } else if filter.is_some_and(|f| !f.accepts(&job.bytes)) {
+                        } else if filter.is_some_and(|(f, strictness)| {
+                            !syntax_allows(
+                                f,
+                                strictness,
+                                &job.bytes,
+                                job.parent.as_deref().map(Vec::as_slice),
+                            )
+                        }) {
                             Finished::SyntaxRejected
                         } else {
                             let candidate = Candidate {
@@ -633,6 +693,7 @@ impl<'a> Reducer<'a> {
                 };
                 tail_exhausted = None;
                 let bytes = self.units.render(&candidate);
+                let parent = self.parent_bytes(&cursor).map(Arc::new);
                 // The syntax filter, if any, runs in the worker.
                 let (known, key) = self.cached(&bytes, phase);
                 let mut slot = Slot {
@@ -657,6 +718,7 @@ impl<'a> Reducer<'a> {
                         slot: slot.id,
                         candidate: Arc::clone(&slot.candidate),
                         bytes: Arc::clone(&slot.bytes),
+                        parent,
                         cancel: Arc::clone(&slot.cancel),
                     };
                     job_tx.send(job).expect("workers outlive the phase");
@@ -816,6 +878,8 @@ struct Job {
     slot: u64,
     candidate: Arc<Configuration>,
     bytes: Arc<Vec<u8>>,
+    /// The text it was proposed from, when the filter needs it (lenient).
+    parent: Option<Arc<Vec<u8>>>,
     cancel: Arc<CancelSignal>,
 }
 

@@ -84,6 +84,11 @@ impl Cursor {
         self.base = candidate;
     }
 
+    /// The configuration proposals are made from.
+    pub fn base(&self) -> &Configuration {
+        &self.base
+    }
+
     pub fn into_policy(self) -> Box<dyn Policy> {
         self.policy
     }

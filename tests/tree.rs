@@ -282,3 +282,26 @@ fn the_default_pipeline_gives_a_names_uses_an_earlier_name_so_its_declaration_go
     let text = String::from_utf8(perses.read("out")).unwrap();
     assert!(text.contains("alpha") && text.contains("beta"), "{text}");
 }
+
+#[test]
+fn the_last_scan_drops_a_semicolon_and_a_return_type_the_compiler_does_without() {
+    let (sb, s, _) = reduce_fixture("c-implicit", "lax.c", &[]);
+    let text = String::from_utf8(sb.read("out")).unwrap();
+    // gcc accepts `struct pair { int first }` and an implicit int return
+    // type; tree-sitter-c takes neither, so only the last scan finds them.
+    assert!(text.contains("int first}"), "{text}");
+    assert!(!text.contains("int take_first"), "{text}");
+    assert!(text.contains("take_first("), "{text}");
+    let phases = s["phases"].as_array().unwrap();
+    let last = phases.last().unwrap();
+    assert_eq!(last["successes"], 2, "{last}");
+    // Its filter still keeps error regions from the compiler.
+    assert!(last["syntax_rejected"].as_u64().unwrap() > 0, "{last}");
+    // Its verdicts depend on the text a candidate was proposed from, not on
+    // what is committed while it waits: tests ahead change nothing.
+    for jobs in ["1", "3"] {
+        let (other, other_stats, _) = reduce_fixture("c-implicit", "lax.c", &["-j", jobs]);
+        assert_eq!(other.read("out"), sb.read("out"), "-j {jobs}");
+        assert_eq!(other_stats["successes"], s["successes"], "-j {jobs}");
+    }
+}

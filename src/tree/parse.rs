@@ -415,6 +415,16 @@ fn common_suffix(a: &[u8], b: &[u8]) -> usize {
 /// Counts ERROR and MISSING nodes at or below `root`, visiting only the
 /// nodes whose subtree has an error.
 pub fn count_errors(root: Node<'_>) -> usize {
+    count_error_nodes(root, true)
+}
+
+/// Counts ERROR nodes at or below `root` (text the grammar cannot place),
+/// not MISSING ones (tokens the parser would insert).
+pub fn count_error_regions(root: Node<'_>) -> usize {
+    count_error_nodes(root, false)
+}
+
+fn count_error_nodes(root: Node<'_>, count_missing: bool) -> usize {
     if !root.has_error() {
         return 0;
     }
@@ -423,7 +433,7 @@ pub fn count_errors(root: Node<'_>) -> usize {
     let mut depth = 0usize;
     loop {
         let node = cursor.node();
-        if node.is_error() || node.is_missing() {
+        if node.is_error() || (count_missing && node.is_missing()) {
             count += 1;
         }
         if node.has_error() && cursor.goto_first_child() {
