@@ -687,21 +687,8 @@ fn a_sweep_after_one_that_committed_rechecks_the_lists_minimized_before_element_
             && (c.keeps(h) || !c.keeps(g))
             && parses(&String::from_utf8_lossy(c.bytes))
     };
-    let sweep_with = |recheck_minimized_lists| {
-        let options = PersesOptions {
-            schedule: PersesSchedule::Sweep,
-            recheck_minimized_lists,
-            ..PersesOptions::default()
-        };
-        let policy = Perses::new(
-            Arc::clone(&tree),
-            Minimizer::DrDd,
-            MinimizerSettings::default(),
-            options,
-        );
-        let full = Configuration::full(units.len());
-        run_with_cache(&units, Box::new(policy), full, 1, true, oracle)
-    };
+    let sweep_with =
+        |recheck| sweep_run_with_cache(&tree, &units, Minimizer::DrDd, recheck, oracle);
     let (rechecking, scratch) = (sweep_with(true), sweep_with(false));
     let expected = "int main ( ) { f0 ( ) ; f1 ( ) ; f2 ( ) ; f3 ( ) ; f4 ( ) ; f5 ( ) ; \
                     f6 ( ) ; f7 ( ) ; k ( ) ; }";
@@ -713,6 +700,30 @@ fn a_sweep_after_one_that_committed_rechecks_the_lists_minimized_before_element_
         rechecking.calls,
         scratch.calls
     );
+}
+
+/// Perses (sweep schedule, rechecking minimized lists or not) from the
+/// full input, with the verdict cache on as in real runs.
+fn sweep_run_with_cache(
+    tree: &Arc<Tree>,
+    units: &Units,
+    inner: Minimizer,
+    recheck_minimized_lists: bool,
+    interesting: impl Fn(&Candidate<'_>) -> bool + Sync,
+) -> Outcome {
+    let options = PersesOptions {
+        schedule: PersesSchedule::Sweep,
+        recheck_minimized_lists,
+        ..PersesOptions::default()
+    };
+    let policy = Perses::new(
+        Arc::clone(tree),
+        inner,
+        MinimizerSettings::default(),
+        options,
+    );
+    let full = Configuration::full(units.len());
+    run_with_cache(units, Box::new(policy), full, 1, true, interesting)
 }
 
 /// A random program of the nested-if grammar: statement lists of one to
@@ -808,21 +819,7 @@ fn the_sweep_schedule_keeps_every_needed_call_parses_and_ends_at_a_fixpoint() {
         // then one sweep from scratch to confirm, mostly cache hits) keeps
         // the needed calls as minimizing every list from scratch in every
         // sweep does, for fewer oracle calls.
-        let sweep_with = |recheck_minimized_lists| {
-            let options = PersesOptions {
-                schedule: PersesSchedule::Sweep,
-                recheck_minimized_lists,
-                ..PersesOptions::default()
-            };
-            let policy = Perses::new(
-                Arc::clone(&tree),
-                inner,
-                MinimizerSettings::default(),
-                options,
-            );
-            let full = Configuration::full(units.len());
-            run_with_cache(&units, Box::new(policy), full, 1, true, oracle)
-        };
+        let sweep_with = |recheck| sweep_run_with_cache(&tree, &units, inner, recheck, oracle);
         let (rechecking, scratch) = (sweep_with(true), sweep_with(false));
         assert_eq!(rechecking.kept, out.kept, "{what}");
         assert_eq!(
