@@ -338,8 +338,7 @@ impl<'a> Reducer<'a> {
                 break StopReason::Finished;
             };
             let bytes = self.units.render(&candidate);
-            let parent = self.parent_bytes(&cursor);
-            let (quick, key) = self.quick_verdict(&bytes, parent.as_deref(), phase);
+            let (quick, key) = self.quick_verdict(&bytes, &cursor, phase);
             let interesting = match quick {
                 Quick::Known(known) => known,
                 Quick::NeedsOracle => {
@@ -405,7 +404,9 @@ impl<'a> Reducer<'a> {
     /// for a strict filter, not the other way round), and their cache key.
     fn cached(&self, bytes: &[u8], phase: &mut PhaseStats) -> (Option<bool>, u128) {
         let key = key_of(bytes);
-        let filtering = self.filter_strictness == Some(Strictness::Strict) && self.filter.is_some();
+        let filtering = self
+            .active_filter()
+            .is_some_and(|(_, s)| s == Strictness::Strict);
         let known = self.cache.as_ref().and_then(|c| {
             c.get(key)
                 .or_else(|| (filtering && c.syntax_rejected(key)).then_some(false))
@@ -425,24 +426,26 @@ impl<'a> Reducer<'a> {
     /// The text of the configuration `cursor` proposes from, when the
     /// filter needs it (lenient).
     fn parent_bytes(&self, cursor: &Cursor) -> Option<Vec<u8>> {
-        let lenient = self.filter_strictness == Some(Strictness::MissingTokensFree);
-        (lenient && self.filter.is_some()).then(|| self.units.render(cursor.base()))
+        self.active_filter()
+            .is_some_and(|(_, s)| s == Strictness::MissingTokensFree)
+            .then(|| self.units.render(cursor.base()))
     }
 
     /// Cache and syntax filter: what can be known without running the
-    /// oracle. `parent`: see [`Reducer::parent_bytes`].
+    /// oracle about `bytes`, proposed by `cursor`.
     fn quick_verdict(
         &mut self,
         bytes: &[u8],
-        parent: Option<&[u8]>,
+        cursor: &Cursor,
         phase: &mut PhaseStats,
     ) -> (Quick, u128) {
         let (known, key) = self.cached(bytes, phase);
         if let Some(known) = known {
             return (Quick::Known(known), key);
         }
+        let parent = self.parent_bytes(cursor);
         if let Some((filter, strictness)) = self.active_filter()
-            && !syntax_allows(filter, strictness, bytes, parent)
+            && !syntax_allows(filter, strictness, bytes, parent.as_deref())
         {
             self.record_rejection(key, phase);
             return (Quick::Known(false), key);
@@ -693,9 +696,12 @@ impl<'a> Reducer<'a> {
                 };
                 tail_exhausted = None;
                 let bytes = self.units.render(&candidate);
-                let parent = self.parent_bytes(&cursor).map(Arc::new);
                 // The syntax filter, if any, runs in the worker.
                 let (known, key) = self.cached(&bytes, phase);
+                let parent = known
+                    .is_none()
+                    .then(|| self.parent_bytes(&cursor).map(Arc::new))
+                    .flatten();
                 let mut slot = Slot {
                     id: next_id,
                     snapshot: cursor,
