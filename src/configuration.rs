@@ -25,6 +25,9 @@ pub enum Layout {
     Lines,
     /// One space only where two tokens would fuse; no line breaks.
     Compact,
+    /// The input's whitespace, tidied: no spaces or tabs at the end of a
+    /// line, no more than one blank line in a row, one line break at the end.
+    Tidy,
 }
 
 /// The units kept so far, any kept unit whose text was rewritten, and the

@@ -14,10 +14,11 @@ use anyhow::{Result, bail};
 use crate::bitset::BitSet;
 use crate::cli::{Algo, Cli, FormatArg, Inner, PersesScheduleArg, UnitArg};
 use crate::configuration::Configuration;
+use crate::configuration::Layout;
 use crate::lang::Language;
 use crate::policy::drdd::DrDd;
 use crate::policy::flat::FlatPolicy;
-use crate::policy::format::Format;
+use crate::policy::format::{COMPACT_LAYOUTS, Format, READABLE_LAYOUTS};
 use crate::policy::hdd::{Hdd, HddOptions};
 use crate::policy::idreplace::IdReplace;
 use crate::policy::perses::{
@@ -74,8 +75,9 @@ enum Phase {
     Simplify,
     /// A name's uses rewritten to an earlier name (Vulcan's identifier replacement).
     IdReplace,
-    /// Tighter whitespace layouts (`--format compact`).
-    Format,
+    /// Other whitespace layouts, the first the oracle accepts kept
+    /// (`--format compact`; the default pipeline's tidy layout).
+    Format(&'static [Layout]),
     /// Identifiers renamed to short names (`--rename`).
     Rename,
 }
@@ -95,7 +97,7 @@ pub struct TreeSettings {
 /// What will run, and on what.
 pub struct Plan {
     algo: Algo,
-    units: Units,
+    units: Arc<Units>,
     unit_name: &'static str,
     tree: Option<Arc<Tree>>,
     syntax: Option<Box<dyn SyntaxFilter>>,
@@ -104,7 +106,8 @@ pub struct Plan {
     repeat: bool,
     /// Phases run once at the end, in order: auto's last token pass under
     /// the lenient filter (for languages whose consumers accept more than
-    /// the grammar), then without a filter `--rename`, `--format compact`.
+    /// the grammar), then without a filter `--rename` and a whitespace layout
+    /// (`--format compact`, or the default pipeline's tidy one).
     closing: Vec<Phase>,
     settings: TreeSettings,
     unit_weights: Arc<Vec<u64>>,
@@ -207,6 +210,14 @@ impl Plan {
             _ => false,
         };
         let compact = cli.format == FormatArg::Compact;
+        // The default pipeline tidies the whitespace deletions leave behind.
+        let layouts = match cli.format {
+            FormatArg::Compact => Some(COMPACT_LAYOUTS),
+            FormatArg::Readable if cli.algo == Algo::Auto && unit_name == "token" => {
+                Some(READABLE_LAYOUTS)
+            }
+            FormatArg::Readable => None,
+        };
         if cli.rename && tree.is_none() {
             bail!("--rename needs a language with a grammar (C); drop --rename or --unit");
         }
@@ -219,12 +230,12 @@ impl Plan {
         let closing = [
             finish_lenient.then_some(Phase::LenientScan),
             cli.rename.then_some(Phase::Rename),
-            compact.then_some(Phase::Format),
+            layouts.map(Phase::Format),
         ];
         Ok(Plan {
             algo: cli.algo,
             closing: closing.into_iter().flatten().collect(),
-            units,
+            units: Arc::new(units),
             unit_name,
             tree,
             syntax,
@@ -266,7 +277,7 @@ impl Plan {
     fn build(&self, phase: Phase) -> Box<dyn Policy> {
         let s = &self.settings;
         match phase {
-            Phase::Format => Box::new(Format::new()),
+            Phase::Format(layouts) => Box::new(Format::new(layouts, Arc::clone(&self.units))),
             Phase::Rename => Box::new(Rename::new(
                 Arc::clone(
                     self.tree

@@ -148,8 +148,10 @@ impl Units {
 
     /// The bytes of `config`: its kept units in order, with rewrites applied.
     pub fn render(&self, config: &Configuration) -> Vec<u8> {
-        if config.layout != Layout::Original {
-            return self.render_laid_out(config);
+        match config.layout {
+            Layout::Original => {}
+            Layout::Tidy => return self.render_tidy(config),
+            Layout::Lines | Layout::Compact => return self.render_laid_out(config),
         }
         // The exact size but for rewrites and separating spaces: a small
         // candidate of a large input must not cost a large allocation
@@ -234,6 +236,28 @@ impl Units {
         out
     }
 
+    /// [`Layout::Tidy`]: every token with the whitespace that followed it
+    /// in the input, cut down by [`tidy_space`]; after the last token, one
+    /// line break if it was followed by any, else nothing (as the other
+    /// layouts end).
+    fn render_tidy(&self, config: &Configuration) -> Vec<u8> {
+        let mut out = Vec::new();
+        let mut prev: Option<u32> = None;
+        let last = config.kept.iter().last();
+        for i in config.kept.iter() {
+            let own = self.text(i);
+            let token = self.token_text(config, i);
+            self.push_piece(&mut out, token, prev.is_some_and(|p| p + 1 != i));
+            tidy_space(
+                &own[own.len() - trailing_space(own)..],
+                Some(i) == last,
+                &mut out,
+            );
+            prev = Some(i);
+        }
+        out
+    }
+
     fn push_piece(&self, out: &mut Vec<u8>, piece: &[u8], after_gap: bool) {
         if self.separate_tokens
             && after_gap
@@ -243,6 +267,33 @@ impl Units {
             out.push(b' ');
         }
         out.extend_from_slice(piece);
+    }
+}
+
+/// Appends `space`, the whitespace after a token, tidied: kept as it is
+/// within a line; across lines, without what ends each line and with at
+/// most two line breaks (one blank line), each `\r\n` if the first was,
+/// then the next line's indentation. After the `last` token: at most one
+/// line break, nothing else.
+fn tidy_space(space: &[u8], last: bool, out: &mut Vec<u8>) {
+    let breaks = space.iter().filter(|&&b| b == b'\n').count();
+    let Some(first_break) = space.iter().position(|&b| b == b'\n') else {
+        if !last {
+            out.extend_from_slice(space);
+        }
+        return;
+    };
+    let line_break: &[u8] = if first_break > 0 && space[first_break - 1] == b'\r' {
+        b"\r\n"
+    } else {
+        b"\n"
+    };
+    for _ in 0..breaks.min(if last { 1 } else { 2 }) {
+        out.extend_from_slice(line_break);
+    }
+    if !last {
+        let indentation = space.iter().rposition(|&b| b == b'\n').unwrap_or(0) + 1;
+        out.extend_from_slice(&space[indentation..]);
     }
 }
 
@@ -425,6 +476,46 @@ mod tests {
         assert_eq!(
             String::from_utf8(units.render(&without_comment)).unwrap(),
             "#define N 1\nint x= - -N;int y=-1;\n"
+        );
+    }
+
+    #[test]
+    fn the_tidy_layout_keeps_spacing_and_indentation_but_drops_blank_runs_and_spaces_at_either_end()
+    {
+        let source = "\n\nint  f(x)   \n\n\n\n  {\n    return x;  \r\n\r\n\r\n}\n\n\n";
+        let units = Units::flat(source.as_bytes().to_vec(), UnitKind::Token);
+        let mut config = Configuration::full(units.len());
+        config.layout = Layout::Tidy;
+        let tidy = |config: &Configuration| String::from_utf8(units.render(config)).unwrap();
+        assert_eq!(tidy(&config), "int  f(x)\n\n  {\n    return x;\r\n\r\n}\n");
+        // Deleted tokens take their whitespace with them, as in the
+        // original layout; a rewrite keeps its token's.
+        let gone = |u: &[u8]| u == b"(" || u == b"x" || u == b")" || u == b"return" || u == b";";
+        let mut cut = config
+            .apply(&Proposal::delete(Delta::from_units(
+                (0..units.len()).filter(|&u| gone(units.text(u).trim_ascii())),
+            )))
+            .unwrap();
+        assert_eq!(tidy(&cut), "int  f{\n    }\n");
+        std::sync::Arc::make_mut(&mut cut.rewrites).insert(1, std::sync::Arc::from(&b"g"[..]));
+        assert_eq!(tidy(&cut), "int  g{\n    }\n");
+        // A last token followed by spaces alone ends the text.
+        let head = Configuration::from_units(units.len(), [0, 1, 2, 3]);
+        assert_eq!(
+            tidy(&Configuration {
+                layout: Layout::Tidy,
+                ..head
+            }),
+            "int  f(x"
+        );
+        // Nothing kept, nothing written.
+        let empty = Configuration::from_units(units.len(), []);
+        assert_eq!(
+            tidy(&Configuration {
+                layout: Layout::Tidy,
+                ..empty
+            }),
+            ""
         );
     }
 }

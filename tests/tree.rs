@@ -225,6 +225,33 @@ fn compact_format_keeps_line_breaks_an_oracle_needs() {
 }
 
 #[test]
+fn the_default_pipeline_tidies_the_blank_lines_and_line_end_spaces_deletions_leave() {
+    let sb = Sandbox::new();
+    sb.fixture("c-crash");
+    let input = "void crash(void);\n\nint unused;   \n\n\nint main(void)\n{\n    int x = 1;   \n\n\n\n    \
+                 crash();   \n\n\n\n    return x;\n}\n\n\n\n";
+    sb.write("spaced.c", input, false);
+    let args = ["--stats-json", "s.json"];
+    let mut run = args.to_vec();
+    run.extend(["--oracle", "check.sh", "spaced.c", "-o", "out", "-q"]);
+    assert_exit(&sb.reduce(&run), 0);
+    let text = String::from_utf8(sb.read("out")).unwrap();
+    assert!(text.contains("crash()"), "{text:?}");
+    assert!(
+        !text.contains("\n\n\n") && !text.contains(" \n") && text.ends_with("}\n"),
+        "{text:?}"
+    );
+    let s = stats(&sb, "s.json");
+    let format = s["phases"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(format["name"], "format");
+    assert_eq!(
+        (&format["tests"], &format["successes"]),
+        (&1.into(), &1.into())
+    );
+    assert_invariants(&sb, "check.sh", "spaced.c", input.as_bytes(), "out", &args);
+}
+
+#[test]
 fn compact_format_is_refused_for_line_units() {
     let sb = Sandbox::new();
     sb.fixture("lines");
@@ -253,8 +280,11 @@ fn rename_shortens_every_name_the_oracle_does_not_need() {
         .collect();
     assert!(text.contains("crash"), "{text}");
     assert!(names.iter().all(|n| n.len() == 1), "{names:?} in {text}");
-    let rename = s["phases"].as_array().unwrap().last().unwrap().clone();
-    assert_eq!(rename["name"], "rename");
+    let phases = s["phases"].as_array().unwrap();
+    let names: Vec<&str> = phases.iter().map(|p| p["name"].as_str().unwrap()).collect();
+    // Renaming comes after the last scan, before the tidy layout.
+    assert_eq!(names[names.len() - 2..], ["rename", "format"]);
+    let rename = &phases[names.len() - 2];
     assert!(rename["successes"].as_u64().unwrap() >= 1);
 }
 
@@ -293,7 +323,8 @@ fn the_last_scan_drops_a_semicolon_and_a_return_type_the_compiler_does_without()
     assert!(!text.contains("int take_first"), "{text}");
     assert!(text.contains("take_first("), "{text}");
     let phases = s["phases"].as_array().unwrap();
-    let last = phases.last().unwrap();
+    let last = &phases[phases.len() - 2];
+    assert_eq!(last["name"], "drdd", "{phases:?}");
     assert_eq!(last["successes"], 2, "{last}");
     // Its filter still keeps error regions from the compiler.
     assert!(last["syntax_rejected"].as_u64().unwrap() > 0, "{last}");

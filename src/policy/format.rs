@@ -1,28 +1,44 @@
-//! `--format compact`: once reduction is done, the whitespace between tokens
-//! is minimized, as a candidate the oracle judges like any other.
+//! The last phase: the whitespace between tokens is rewritten, as a
+//! candidate the oracle judges like any other.
 //!
-//! The policy proposes the compact layout (no line breaks but those that
-//! end line comments and `#` lines), then, if the oracle rejects it, the
-//! layout that keeps every line break but drops indentation and needless
-//! spaces. Whichever passes first is kept; if neither does, the text keeps
-//! its original whitespace. Meaning that hangs on whitespace is therefore
-//! never changed unless the oracle still passes.
+//! With `--format compact` the policy proposes the compact layout (no line
+//! breaks but those that end line comments and `#` lines), then, if the
+//! oracle rejects it, the layout that keeps every line break but drops
+//! indentation and needless spaces, then the tidy one. The default
+//! pipeline's readable result gets the tidy layout alone: the input's
+//! spacing, without the blank lines and line-end spaces that deletions
+//! leave behind. Whichever passes first is kept; if none does, the text
+//! keeps its whitespace as it was. Meaning that hangs on whitespace is
+//! therefore never changed unless the oracle still passes.
+
+use std::sync::Arc;
 
 use crate::configuration::{Configuration, Layout, Proposal};
 use crate::policy::Policy;
+use crate::units::Units;
 
-/// Proposes tighter layouts of the whitespace, tightest first.
-#[derive(Clone, Debug, Default)]
+/// Proposes the given layouts in order, skipping any that would not change
+/// a byte of the current text.
+#[derive(Clone, Debug)]
 pub struct Format {
+    layouts: &'static [Layout],
+    units: Arc<Units>,
     tried: usize,
 }
 
-/// The layouts proposed, in order.
-const LAYOUTS: [Layout; 2] = [Layout::Compact, Layout::Lines];
+/// `--format compact`: tightest first, the tidy layout last.
+pub const COMPACT_LAYOUTS: &[Layout] = &[Layout::Compact, Layout::Lines, Layout::Tidy];
+
+/// The default pipeline's readable result.
+pub const READABLE_LAYOUTS: &[Layout] = &[Layout::Tidy];
 
 impl Format {
-    pub fn new() -> Self {
-        Format::default()
+    pub fn new(layouts: &'static [Layout], units: Arc<Units>) -> Self {
+        Format {
+            layouts,
+            units,
+            tried: 0,
+        }
     }
 }
 
@@ -34,10 +50,12 @@ impl Policy for Format {
     fn start_pass(&mut self, _config: &Configuration) {}
 
     fn next_proposal(&mut self, config: &Configuration) -> Option<Proposal> {
-        // A layout tried already, or the current one, is not proposed again.
-        while let Some(&layout) = LAYOUTS.get(self.tried) {
+        let current = self.units.render(config);
+        while let Some(&layout) = self.layouts.get(self.tried) {
             self.tried += 1;
-            if layout != config.layout {
+            let mut relaid = config.clone();
+            relaid.layout = layout;
+            if self.units.render(&relaid) != current {
                 return Some(Proposal::relayout(layout));
             }
         }
@@ -45,10 +63,49 @@ impl Policy for Format {
     }
 
     fn on_reduced(&mut self, _reduced: Option<&Configuration>) -> bool {
-        false // the first layout that passes is the tightest one that can
+        false // the first layout that passes is the one wanted most
     }
 
     fn clone_box(&self) -> Box<dyn Policy> {
         Box::new(self.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::units::UnitKind;
+
+    fn proposals(format: &mut Format, config: &Configuration) -> Vec<Layout> {
+        std::iter::from_fn(|| format.next_proposal(config))
+            .map(|p| p.layout.unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a_layout_that_changes_no_byte_is_not_proposed() {
+        let units = Arc::new(Units::flat(
+            b"int x;\n\n\n\nint y;  \n".to_vec(),
+            UnitKind::Token,
+        ));
+        let config = Configuration::full(units.len());
+        let mut readable = Format::new(READABLE_LAYOUTS, Arc::clone(&units));
+        assert_eq!(proposals(&mut readable, &config), [Layout::Tidy]);
+        let mut tidied = config.clone();
+        tidied.layout = Layout::Tidy;
+        assert_eq!(units.render(&tidied), b"int x;\n\nint y;\n");
+        // Once tidy, nothing is left to propose; the same holds for a text
+        // that was tidy from the start.
+        let mut again = Format::new(READABLE_LAYOUTS, Arc::clone(&units));
+        assert!(proposals(&mut again, &tidied).is_empty());
+        let tidy_input = Arc::new(Units::flat(b"int x;\n\nint y;\n".to_vec(), UnitKind::Token));
+        let mut format = Format::new(READABLE_LAYOUTS, Arc::clone(&tidy_input));
+        assert!(proposals(&mut format, &Configuration::full(tidy_input.len())).is_empty());
+        // Compact: every layout differs here, tightest first.
+        let mut compact = Format::new(COMPACT_LAYOUTS, units);
+        assert_eq!(
+            proposals(&mut compact, &config),
+            [Layout::Compact, Layout::Lines, Layout::Tidy]
+        );
     }
 }
