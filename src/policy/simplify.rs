@@ -585,12 +585,15 @@ int main(void) {
         }
         assert!(live.is_live(product));
         assert!(!live.is_live(find("parenthesized_expression")) && !live.is_live(sum));
-        // Without the rewrite, the lone `3` is a broken product.
+        // Without the rewrite, the lone `3` is a broken product, and the
+        // literal stands in its place: `int x = 3 ;`.
         let bare = Configuration {
             rewrites: Arc::default(),
             ..config
         };
-        assert!(!tree.liveness(&bare).is_live(find("declaration")));
+        let live = tree.liveness(&bare);
+        assert!(!live.is_live(product) && live.is_live(find("number_literal")));
+        assert!(live.is_live(find("declaration")));
     }
 
     #[test]

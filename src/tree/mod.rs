@@ -338,6 +338,15 @@ impl Tree {
 /// A token exists iff it is kept. A node with mandatory parts exists iff all
 /// of them exist (and, for a one-or-more slot, at least one of its elements);
 /// a node with no mandatory parts (a bare list) exists iff its parent does.
+/// A mandatory part that no longer exists still counts as there when a
+/// descendant took its place: its kept tokens all lie under one child, and
+/// what stands there (that child, or what stands in the child's place)
+/// fits the part's slot — as after a replacement, which deletes a node's
+/// tokens around a descendant (`int a[9] = {1}` minus `[9]` is an
+/// `init_declarator` whose declarator is the identifier `a`). Without this,
+/// every ancestor up to the first optional slot would die with the
+/// replaced node, and no later replacement inside them could be checked
+/// against the slot it really fills.
 /// The separators of a separated list are not mandatory parts: deleting an
 /// element takes one along. A node whose one kept token carries a rewrite
 /// exists: it was replaced by that text (a simplification keeps a node's
@@ -371,7 +380,8 @@ impl EmptySubtrees {
             intrinsic[id as usize] = if tree.is_leaf(id) {
                 Some(false)
             } else {
-                Liveness::intrinsic_of(tree, id, |c| intrinsic[c as usize])
+                // Nothing stands in the place of a node without kept tokens.
+                Liveness::intrinsic_of(tree, id, |c| intrinsic[c as usize], |_| false)
             };
         }
         let mut any_exists = BitSet::empty(n as u32);
@@ -412,17 +422,28 @@ impl Liveness {
         // Their intrinsic existence, bottom-up; `None` in `computed` means
         // "holds no kept token": the empty-subtree value applies.
         let mut computed: Vec<Option<Intrinsic>> = vec![None; n as usize];
+        // What stands in each holding node's place (`NONE`: nothing).
+        let mut occupant: Vec<NodeId> = vec![NONE; n as usize];
         for &id in holding.iter().rev() {
             // A leaf holding a kept token is that token; a replaced node
             // is its rewrite.
-            computed[id as usize] = Some(
-                if tree.is_leaf(id) || replaced.as_ref().is_some_and(|r| r.contains(id)) {
-                    Some(true)
-                } else {
-                    Self::intrinsic_of(tree, id, |c| {
-                        computed[c as usize].unwrap_or(empty.intrinsic[c as usize])
-                    })
-                },
+            let own = if tree.is_leaf(id) || replaced.as_ref().is_some_and(|r| r.contains(id)) {
+                Some(true)
+            } else {
+                Self::intrinsic_of(
+                    tree,
+                    id,
+                    |c| computed[c as usize].unwrap_or(empty.intrinsic[c as usize]),
+                    |c| occupant[c as usize] != NONE,
+                )
+            };
+            computed[id as usize] = Some(own);
+            occupant[id as usize] = Self::occupant_of(
+                tree,
+                id,
+                own,
+                |c| computed[c as usize].is_some(),
+                |c| occupant[c as usize],
             );
         }
         // Existence top-down, in preorder.
@@ -446,8 +467,41 @@ impl Liveness {
         Liveness { live }
     }
 
-    /// Node `id`'s intrinsic existence from its children's (`child`).
-    fn intrinsic_of(tree: &Tree, id: NodeId, child: impl Fn(NodeId) -> Intrinsic) -> Intrinsic {
+    /// What stands in node `id`'s place, given its intrinsic existence
+    /// `own`, which of its children hold a kept token (`holds`) and what
+    /// stands in theirs (`occupant`): `id` itself if it exists (or depends
+    /// on its parent); if not, what stands in the place of its one child
+    /// holding kept tokens, if that fits `id`'s slot; else nothing (`NONE`).
+    fn occupant_of(
+        tree: &Tree,
+        id: NodeId,
+        own: Intrinsic,
+        holds: impl Fn(NodeId) -> bool,
+        occupant: impl Fn(NodeId) -> NodeId,
+    ) -> NodeId {
+        if own != Some(false) {
+            return id;
+        }
+        let mut holding = tree.children(id).iter().copied().filter(|&c| holds(c));
+        let (Some(c), None) = (holding.next(), holding.next()) else {
+            return NONE;
+        };
+        let o = occupant(c);
+        if o != NONE && tree.slot_of_accepts(id, tree.kind(o)) {
+            o
+        } else {
+            NONE
+        }
+    }
+
+    /// Node `id`'s intrinsic existence from its children's (`child`) and
+    /// whether something stands in a child's place (`stands`).
+    fn intrinsic_of(
+        tree: &Tree,
+        id: NodeId,
+        child: impl Fn(NodeId) -> Intrinsic,
+        stands: impl Fn(NodeId) -> bool,
+    ) -> Intrinsic {
         let mut has_mandatory = false;
         let mut ok = true;
         let mut plus_slots: Vec<(SlotId, bool)> = Vec::new();
@@ -459,13 +513,13 @@ impl Liveness {
                 Role::Mandatory => {
                     has_mandatory = true;
                     // A child that depends on its parent exists iff this node does.
-                    if child(c) == Some(false) {
+                    if child(c) == Some(false) && !stands(c) {
                         ok = false;
                     }
                 }
                 Role::PlusElem => {
                     has_mandatory = true;
-                    let exists = child(c) != Some(false);
+                    let exists = child(c) != Some(false) || stands(c);
                     let slot = tree.slot(c).unwrap_or(NONE);
                     match plus_slots.iter_mut().find(|(s, _)| *s == slot) {
                         Some((_, any)) => *any |= exists,
@@ -488,6 +542,8 @@ impl Liveness {
         let n = tree.len() as u32;
         let replaced = Self::replaced(tree, config);
         let mut intrinsic: Vec<Intrinsic> = vec![None; n as usize];
+        let mut occupant: Vec<NodeId> = vec![NONE; n as usize];
+        let holds = |c: NodeId| config.kept.any_in(tree.tokens(c));
         for id in (0..n).rev() {
             intrinsic[id as usize] = if tree.is_leaf(id) {
                 let t = tree.tokens(id);
@@ -495,8 +551,19 @@ impl Liveness {
             } else if replaced.as_ref().is_some_and(|r| r.contains(id)) {
                 Some(true)
             } else {
-                Self::intrinsic_of(tree, id, |c| intrinsic[c as usize])
+                Self::intrinsic_of(
+                    tree,
+                    id,
+                    |c| intrinsic[c as usize],
+                    |c| occupant[c as usize] != NONE,
+                )
             };
+            if holds(id) {
+                occupant[id as usize] =
+                    Self::occupant_of(tree, id, intrinsic[id as usize], holds, |c| {
+                        occupant[c as usize]
+                    });
+            }
         }
         let mut live = BitSet::empty(n);
         for id in 0..n {

@@ -555,7 +555,14 @@ mod tests {
                 let deletions = 1 + rng.next() % (n / (1 + round % 7) + 1);
                 for _ in 0..deletions {
                     let node = (rng.next() % n) as NodeId;
-                    if rng.next().is_multiple_of(4) {
+                    let end = tree.subtree_end[node as usize];
+                    if rng.next().is_multiple_of(3) && end > node + 1 {
+                        // A replacement: the node by one of its descendants.
+                        let d = node + 1 + (rng.next() % u64::from(end - node - 1)) as NodeId;
+                        let (outer, inner) = (tree.tokens(node), tree.tokens(d));
+                        config.kept.remove_range(outer.start..inner.start);
+                        config.kept.remove_range(inner.end..outer.end);
+                    } else if rng.next().is_multiple_of(4) {
                         // One token of it only.
                         let t = tree.tokens(node);
                         if t.start < t.end {
@@ -588,6 +595,39 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_descendant_that_took_a_mandatory_parts_place_keeps_the_ancestors_alive() {
+        let (tree, units) = parsed(Language::C, "int a[9] = {1}; int x = f(1);\n");
+        let find = |kind: &str, nth: usize| {
+            (0..tree.len() as NodeId)
+                .filter(|&n| tree.kind_name(n) == kind)
+                .nth(nth)
+                .unwrap()
+        };
+        let without = |texts: &[&str]| {
+            let mut config = Configuration::full(units.len());
+            for u in 0..units.len() {
+                if texts.contains(&std::str::from_utf8(units.text(u)).unwrap().trim()) {
+                    config.kept.remove(u);
+                }
+            }
+            tree.liveness(&config)
+        };
+        // `int a = {1};`: the identifier stands in the array declarator's
+        // place, so the init_declarator and the declaration still exist,
+        // and the initializer list fills its own slot again.
+        let live = without(&["[", "9", "]", "f", "(", ")"]);
+        assert!(!live.is_live(find("array_declarator", 0)));
+        assert!(live.is_live(find("init_declarator", 0)) && live.is_live(find("declaration", 0)));
+        let list = find("initializer_list", 0);
+        assert_eq!(tree.anchor_of(list, &live), list);
+        // `int x = 1;` from `f(1)`: the `1` sits in an argument list, whose
+        // slot only an argument list fits, so nothing stands in the call's
+        // place and the declaration is broken.
+        assert!(!live.is_live(find("call_expression", 0)));
+        assert!(!live.is_live(find("declaration", 1)));
     }
 
     #[test]
