@@ -315,39 +315,66 @@ pub fn run(cli: Cli, signals: &Signals) -> Result<i32> {
         timeout.as_secs_f64(),
     ));
 
-    let mut observer = SaveAndShow {
-        destination: &destination,
-        progress: Progress::new(quiet || cli.verbose, units.len(), source.len() as u64),
-        units,
-        save_error: None,
+    let mut progress = Progress::new(quiet || cli.verbose, units.len(), source.len() as u64);
+    let limits = Limits {
+        max_tests: cli.max_tests,
+        deadline: max_time.map(|d| started + d),
+        interrupt: Some(Arc::clone(&signals.interrupted)),
     };
-    let filter = if cli.no_syntax_filter {
-        None
-    } else {
-        plan.syntax_filter()
+    // One stage per parse of the text: the default pipeline parses its
+    // result again after each round that changed it (see
+    // `Plan::reparses_between_rounds`); the reducer's cache and counters
+    // go on from stage to stage.
+    let mut reparsed: Option<Plan> = None;
+    let mut carried = None;
+    let mut stage_text = source.clone();
+    let (bytes, units_after, reason, reducer) = loop {
+        let stage = reparsed.as_ref().unwrap_or(&plan);
+        let stage_units = stage.units();
+        let mut observer = SaveAndShow {
+            destination: &destination,
+            progress: &mut progress,
+            units: stage_units,
+            save_error: None,
+        };
+        let filter = if cli.no_syntax_filter {
+            None
+        } else {
+            stage.syntax_filter()
+        };
+        let mut reducer = Reducer::new(stage_units, &oracle)
+            .with_cache(!cli.no_cache)
+            .with_jobs(jobs)
+            .with_recheck(cli.recheck)
+            .with_filter(filter)
+            .with_limits(limits.clone());
+        if let Some(c) = carried.take() {
+            reducer = reducer.with_carried(c);
+        }
+        let full = Configuration::full(stage_units.len());
+        let (mut result, mut reason) = stage.run_rounds(&mut reducer, full, &mut observer);
+        let mut bytes = stage_units.render(&result);
+        let again = reason == StopReason::Finished
+            && stage.reparses_between_rounds()
+            && bytes != stage_text;
+        if !again && reason == StopReason::Finished {
+            (result, reason) = stage.run_closing(&mut reducer, result, &mut observer);
+            bytes = stage_units.render(&result);
+        }
+        if let Some(err) = observer.save_error.take() {
+            return Err(err);
+        }
+        let reducer = reducer.into_carried();
+        if !again {
+            break (bytes, result.len(), reason, reducer);
+        }
+        carried = Some(reducer);
+        reparsed = Some(Plan::new(&cli, lang, bytes.clone())?);
+        stage_text = bytes;
     };
-    let mut reducer = Reducer::new(units, &oracle)
-        .with_cache(!cli.no_cache)
-        .with_jobs(jobs)
-        .with_recheck(cli.recheck)
-        .with_filter(filter)
-        .with_limits(Limits {
-            max_tests: cli.max_tests,
-            deadline: max_time.map(|d| started + d),
-            interrupt: Some(Arc::clone(&signals.interrupted)),
-        });
-    let (result, reason) = plan.run(
-        &mut reducer,
-        Configuration::full(units.len()),
-        &mut observer,
-    );
-    observer.progress.finish();
-    if let Some(err) = observer.save_error.take() {
-        return Err(err);
-    }
-    let bytes = units.render(&result);
-    if reducer.recheck_failures() > 0 {
-        let n = reducer.recheck_failures();
+    progress.finish();
+    if reducer.recheck_failures > 0 {
+        let n = reducer.recheck_failures;
         say(&format!(
             "reduce: {n} candidate{} passed once but failed the re-check and {} not committed: the oracle is flaky",
             if n == 1 { "" } else { "s" },
@@ -373,9 +400,9 @@ pub fn run(cli: Cli, signals: &Signals) -> Result<i32> {
 
     let report = RunReport {
         algo: plan.algo_name(),
-        phases: reducer.phases.clone(),
+        phases: reducer.phases,
         units_before: units.len(),
-        units_after: result.len(),
+        units_after,
         bytes_before: source.len() as u64,
         bytes_after: bytes.len() as u64,
         wall_seconds: started.elapsed().as_secs_f64(),
@@ -419,7 +446,7 @@ impl Drop for KillStraysOnDrop {
 /// Saves every improvement and keeps the display current.
 struct SaveAndShow<'a> {
     destination: &'a Destination,
-    progress: Progress,
+    progress: &'a mut Progress,
     units: &'a Units,
     save_error: Option<anyhow::Error>,
 }

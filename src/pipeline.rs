@@ -4,8 +4,9 @@
 //! bytes, lines or tokens) and the list of phases the chosen algorithm runs.
 //! Single algorithms are one phase. `auto` is a tree policy to its fixpoint,
 //! then per-language simplifications, identifier replacement and token-level
-//! Dr. DD, repeated while a round still changes something (without a grammar,
-//! Dr. DD over lines then tokens, or over bytes).
+//! Dr. DD, repeated while a round still changes something, each round on a
+//! fresh parse of the text (without a grammar, Dr. DD over lines then
+//! tokens, or over bytes).
 
 use std::sync::Arc;
 
@@ -13,8 +14,7 @@ use anyhow::{Result, bail};
 
 use crate::bitset::BitSet;
 use crate::cli::{Algo, Cli, FormatArg, Inner, PersesScheduleArg, UnitArg};
-use crate::configuration::Configuration;
-use crate::configuration::Layout;
+use crate::configuration::{Configuration, Layout};
 use crate::lang::Language;
 use crate::policy::drdd::DrDd;
 use crate::policy::flat::FlatPolicy;
@@ -355,8 +355,21 @@ impl Plan {
         }
     }
 
-    /// Runs every phase; returns the result and why it stopped.
-    pub fn run(
+    /// Whether the text is parsed afresh between rounds (the default
+    /// pipeline on a grammar): the caller runs one round per parse
+    /// ([`Self::run_rounds`]) and parses the result again while a round
+    /// changes it, so that each round's tree policies and replacements see
+    /// the text's structure as it is, not as it was before token-level
+    /// deletions (`if (c) ;` minus `if` is an expression statement, whose
+    /// parentheses may go).
+    pub fn reparses_between_rounds(&self) -> bool {
+        self.repeat && self.tree.is_some()
+    }
+
+    /// Runs the phases, once if the plan re-parses between rounds, else
+    /// repeated while a round changes something; returns the result and
+    /// why it stopped.
+    pub fn run_rounds(
         &self,
         reducer: &mut Reducer<'_>,
         start: Configuration,
@@ -376,13 +389,22 @@ impl Plan {
                 (config, StopReason::Finished) => config,
                 stopped => return stopped,
             };
-            if !self.repeat || config == round_start {
-                break;
+            if !self.repeat || self.reparses_between_rounds() || config == round_start {
+                return (config, StopReason::Finished);
             }
         }
-        // The closing phases: the last token pass may leave missing tokens
-        // (the parser's insertions) but no text the grammar cannot place;
-        // renamings and layouts are for the oracle alone to judge.
+    }
+
+    /// Runs the closing phases, once the rounds are over.
+    pub fn run_closing(
+        &self,
+        reducer: &mut Reducer<'_>,
+        mut config: Configuration,
+        observer: &mut dyn Observer,
+    ) -> (Configuration, StopReason) {
+        // The last token pass may leave missing tokens (the parser's
+        // insertions) but no text the grammar cannot place; renamings and
+        // layouts are for the oracle alone to judge.
         for &phase in &self.closing {
             let strictness = (phase == Phase::LenientScan).then_some(Strictness::MissingTokensFree);
             reducer.set_filter(strictness);
@@ -421,10 +443,11 @@ Algorithms (--algo):
   auto     default: perses (sweep schedule, inner drdd) to its fixpoint, then simplify
            (per-language rewrites, smaller subtrees from elsewhere), then idreplace (a
            name's uses become an earlier name, so its declaration can go), then
-           token-level drdd, repeated while a round still changes something; for C, a
-           last scan of single-token deletions that may leave missing tokens or drop
-           implied types (implicit int and the like); without a grammar, drdd over lines
-           then over tokens (bytes for binary input).
+           token-level drdd, repeated on a fresh parse while a round still changes
+           something; for C, a last scan of single-token deletions that may leave
+           missing tokens or drop implied types (implicit int and the like); then the
+           whitespace tidied; without a grammar, drdd over lines then over tokens
+           (bytes for binary input).
   ddmin    ddmin over flat units. 1-minimal. O(n²) tests worst case, O(log n) at best.
   drdd     Dr. DD: coarse levels scanned once, single-unit scans until one changes nothing.
            1-minimal (with the default --restarts). Pick it for flat inputs.

@@ -201,6 +201,17 @@ pub struct Reducer<'a> {
     pub phases: Vec<PhaseStats>,
 }
 
+/// What a reducer hands on to the next one when the text is parsed afresh
+/// ([`Reducer::into_carried`]).
+pub struct Carried {
+    cache: Option<VerdictCache>,
+    tests_total: u64,
+    /// Candidates that passed once but failed the re-test, so far.
+    pub recheck_failures: u64,
+    /// One entry per phase run so far.
+    pub phases: Vec<PhaseStats>,
+}
+
 /// What evaluating a candidate without the oracle found.
 enum Quick {
     Known(bool),
@@ -267,6 +278,27 @@ impl<'a> Reducer<'a> {
 
     pub fn units(&self) -> &Units {
         self.units
+    }
+
+    /// Ends this reducer, keeping what the next one over a re-parsed text
+    /// goes on with: the verdict cache (keyed by bytes, so valid whatever
+    /// the units), the counters the limits look at, and the phase stats.
+    pub fn into_carried(self) -> Carried {
+        Carried {
+            cache: self.cache,
+            tests_total: self.tests_total,
+            recheck_failures: self.recheck_failures,
+            phases: self.phases,
+        }
+    }
+
+    /// Goes on from an earlier reducer's [`Carried`] state.
+    pub fn with_carried(mut self, carried: Carried) -> Self {
+        self.cache = carried.cache;
+        self.tests_total = carried.tests_total;
+        self.recheck_failures = carried.recheck_failures;
+        self.phases = carried.phases;
+        self
     }
 
     /// Oracle tests run so far, over all phases.

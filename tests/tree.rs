@@ -252,6 +252,31 @@ fn the_default_pipeline_tidies_the_blank_lines_and_line_end_spaces_deletions_lea
 }
 
 #[test]
+fn the_default_pipeline_parses_its_result_again_so_parentheses_left_by_a_deleted_if_go() {
+    let sb = Sandbox::new();
+    sb.write(
+        "cond.c",
+        "int f(int x) {\n  if (x >= 5) ;\n  return 0;\n}\n",
+        false,
+    );
+    sb.write(
+        "check.sh",
+        "#!/bin/sh\ngcc -fsyntax-only -x c -w \"$1\" 2>/dev/null && grep -q 'x >= 5' \"$1\"\n",
+        true,
+    );
+    let run = ["--oracle", "check.sh", "cond.c", "-o", "out", "-q"];
+    assert_exit(&sb.reduce(&run), 0);
+    let text = String::from_utf8(sb.read("out")).unwrap();
+    // Deleting the token `if` leaves `(x >= 5) ;`, an expression statement
+    // to a fresh parse but a broken if statement to the tree it was cut
+    // from, where the parentheses fill a condition and must stay.
+    assert!(text.contains("x >= 5") && !text.contains("if"), "{text:?}");
+    assert!(!text.contains("(x >= 5)"), "{text:?}");
+    let original = sb.read("cond.c");
+    assert_invariants(&sb, "check.sh", "cond.c", &original, "out", &[]);
+}
+
+#[test]
 fn compact_format_is_refused_for_line_units() {
     let sb = Sandbox::new();
     sb.fixture("lines");
