@@ -111,6 +111,9 @@ pub struct Grammar {
     /// default pipeline ends with a pass whose filter lets missing tokens
     /// through.
     pub consumers_accept_more: bool,
+    /// The text a consumer supplies at the start of a top-level item that
+    /// lacks it (C's implicit `int`: `f(x) {}`), if any (`implied_text`).
+    pub implied_text: Option<String>,
     /// Whether the root is a sequence of items that each parse alone (C's
     /// translation unit), so that a candidate may be checked on the items
     /// its edit touches (`top_level_items_parse_alone` in grammars/*.json).

@@ -130,6 +130,7 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
                 | "identifiers"
                 | "paired_tokens"
                 | "implied_tokens"
+                | "implied_text"
         ) {
             bail!("unknown key `{key}`");
         }
@@ -178,6 +179,10 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
             };
             grammar.add_list_context(kind, texts)?;
         }
+    }
+    if let Some(text) = object.get("implied_text") {
+        let text = text.as_str().context("`implied_text` must be a string")?;
+        grammar.implied_text = Some(text.to_string());
     }
     if let Some(flag) = object.get("consumers_accept_more") {
         grammar.consumers_accept_more = flag
@@ -413,6 +418,43 @@ impl SyntaxCheck {
         known.or_else(|| self.parse(text).map(|tree| Base::new(text, tree)))
     }
 
+    /// Whether `bytes` (parsed: `tree`) has no more than `allowed` error
+    /// regions once the language's `implied_text` is put back at the start
+    /// of the top-level item where it differs from `parent`: C's `f(x) {}`
+    /// (from `f(int x) {}`, whose return type went before) is an error
+    /// region to tree-sitter-c but `int f(x) {}` to a C89 compiler.
+    fn parses_with_implied_text(
+        &self,
+        parent: &Base,
+        bytes: &[u8],
+        tree: &tree_sitter::Tree,
+        allowed: usize,
+    ) -> bool {
+        let Some(implied) = &self.language.grammar().implied_text else {
+            return false;
+        };
+        let Some(edit) = byte_edit(&parent.text, bytes) else {
+            return false;
+        };
+        let root = tree.root_node();
+        let mut items = root.walk();
+        let Some(item) = root
+            .children(&mut items)
+            .take_while(|c| c.start_byte() <= edit.start)
+            .last()
+        else {
+            return false;
+        };
+        let at = item.start_byte();
+        let mut variant = Vec::with_capacity(bytes.len() + implied.len() + 1);
+        variant.extend_from_slice(&bytes[..at]);
+        variant.extend_from_slice(implied.as_bytes());
+        variant.push(b' ');
+        variant.extend_from_slice(&bytes[at..]);
+        self.parse(&variant)
+            .is_some_and(|t| count_error_regions(t.root_node()) <= allowed)
+    }
+
     /// Whether `bytes` is `parent`'s text with only tokens a consumer
     /// implies deleted (`implied_tokens` in grammars/*.json), and the
     /// whitespace between them.
@@ -608,7 +650,8 @@ impl SyntaxFilter for SyntaxCheck {
             return false;
         };
         let allowed = count_error_regions(parent.tree.root_node()).max(self.max_errors);
-        let accepted = count_error_regions(tree.root_node()) <= allowed;
+        let accepted = count_error_regions(tree.root_node()) <= allowed
+            || self.parses_with_implied_text(&parent, bytes, &tree, allowed);
         self.keep_if_accepted(bytes, tree, accepted)
     }
 
@@ -1037,6 +1080,18 @@ mod tests {
         // (the compiler will say no).
         let no_name = "int ( ) { return 0 ; }\nstruct s { int a , b ; } ;\n";
         assert!(lenient(no_name, parent) && !strict(no_name));
+        // A parameter's name gone from a function whose return type went
+        // before: `f ( x )` read as a type and a declarator becomes an
+        // error region, but with the implied `int` back it parses.
+        let knr = "f ( x ) { return 0 ; }\nstruct s { int a , b ; } ;\n";
+        assert_eq!(check.error_regions_in(knr.as_bytes()), Some(0));
+        let no_parameter = "f ( ) { return 0 ; }\nstruct s { int a , b ; } ;\n";
+        assert!(lenient(no_parameter, knr) && !strict(no_parameter));
+        // Putting it back does not excuse an error region elsewhere.
+        assert!(!lenient(
+            "f ( ) { return 0 ; }\nstruct s { int a , ; } ;\n",
+            knr
+        ));
         // From a parent with an error region, a candidate may keep it, not
         // add one; whatever text is committed meanwhile.
         check.rebase(no_semicolon.as_bytes());
