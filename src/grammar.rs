@@ -130,6 +130,9 @@ pub struct Grammar {
     /// grammar needs them (C's implicit `int`): that pass's filter lets
     /// their deletion through whatever the parse says.
     implied_tokens: Vec<KindId>,
+    /// Kinds whose nodes define an alias (C's `type_definition`): the field
+    /// naming the alias, and the field holding what it stands for.
+    aliases: Vec<(KindId, String, String)>,
 }
 
 /// A text a node may be replaced by (`grammars/*.json`, key `replacements`).
@@ -420,6 +423,40 @@ impl Grammar {
 
     /// Whether `replacement` applies to a node that fills `slot` (the
     /// node's [`crate::tree::Tree::slot`]).
+    /// Declares that a node of `kind` defines an alias: its child in field
+    /// `name` names it, its child in field `target` is what it stands for.
+    pub fn add_alias(&mut self, kind: &str, name: &str, target: &str) -> Result<()> {
+        let Some(k) = self.find_kind(kind, true) else {
+            bail!("{}: unknown node kind `{kind}`", self.name);
+        };
+        for field in [name, target] {
+            let known = self
+                .slots_of
+                .get(&k)
+                .is_some_and(|slots| slots.fields.iter().any(|(f, _)| f == field));
+            if !known {
+                bail!("{}: `{kind}` has no field `{field}`", self.name);
+            }
+        }
+        self.aliases.push((k, name.to_string(), target.to_string()));
+        Ok(())
+    }
+
+    /// If a node of `kind` defines an alias, the fields naming it and
+    /// holding what it stands for.
+    pub fn alias_fields(&self, kind: KindId) -> Option<(&str, &str)> {
+        self.aliases
+            .iter()
+            .find(|(k, ..)| *k == kind)
+            .map(|(_, name, target)| (name.as_str(), target.as_str()))
+    }
+
+    /// The field name of `slot`, if it is a field.
+    pub fn field_name(&self, slot: Option<SlotId>) -> Option<&str> {
+        slot.and_then(|s| self.slot_fields.get(&s))
+            .map(String::as_str)
+    }
+
     pub fn replacement_fits(&self, replacement: &Replacement, slot: Option<SlotId>) -> bool {
         match &replacement.field {
             None => true,

@@ -131,6 +131,7 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
                 | "paired_tokens"
                 | "implied_tokens"
                 | "implied_text"
+                | "aliases"
         ) {
             bail!("unknown key `{key}`");
         }
@@ -178,6 +179,21 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
                 bail!("lists_parse_alone of `{kind}` must be three texts: open, element, close");
             };
             grammar.add_list_context(kind, texts)?;
+        }
+    }
+    if let Some(map) = object.get("aliases") {
+        let map = map
+            .as_object()
+            .context("`aliases` must map kinds to [name field, target field]")?;
+        for (kind, fields) in map {
+            let fields: Vec<&str> = fields
+                .as_array()
+                .map(|a| a.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            let [name, target] = fields[..] else {
+                bail!("aliases of `{kind}` must be two field names: the name, the target");
+            };
+            grammar.add_alias(kind, name, target)?;
         }
     }
     if let Some(text) = object.get("implied_text") {
@@ -931,6 +947,12 @@ mod tests {
                 assert!(k.is_some(), "{}: no kind `{kind}`", lang.name());
                 let context = grammar.list_context(k.unwrap()).unwrap();
                 assert_eq!(texts[0].as_str().unwrap().as_bytes(), &context.open[..]);
+            }
+            for (kind, fields) in data["aliases"].as_object().into_iter().flatten() {
+                let k = bare.find_kind(kind, true);
+                assert!(k.is_some(), "{}: no kind `{kind}`", lang.name());
+                let (name, target) = grammar.alias_fields(k.unwrap()).unwrap();
+                assert_eq!([name, target], [&fields[0], &fields[1]]);
             }
             for kind in data["implied_tokens"].as_array().into_iter().flatten() {
                 let kind = kind.as_str().unwrap();

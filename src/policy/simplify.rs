@@ -140,6 +140,13 @@ pub struct Simplify {
     /// Whether this sweep committed anything.
     committed: bool,
     pass: Option<Arc<PassData>>,
+    /// What each alias name stands for (`aliases` in grammars/*.json): the
+    /// target nodes of the definitions naming it.
+    aliases: Arc<HashMap<Vec<u8>, Vec<NodeId>>>,
+    /// One-token nodes that read as an alias name, other than the names
+    /// the definitions give: uses a sweep visits even if their kind has
+    /// no replacements.
+    alias_uses: Arc<Vec<NodeId>>,
 }
 
 impl Simplify {
@@ -147,6 +154,7 @@ impl Simplify {
     /// token texts).
     pub fn new(tree: Arc<Tree>, units: &Units) -> Self {
         assert_eq!(tree.unit_count(), units.len(), "the tree's units");
+        let (aliases, alias_uses) = find_aliases(&tree, units);
         Simplify {
             tree,
             units: Arc::new(units.clone()),
@@ -155,17 +163,50 @@ impl Simplify {
             next_text: 0,
             committed: false,
             pass: None,
+            aliases: Arc::new(aliases),
+            alias_uses: Arc::new(alias_uses),
         }
+    }
+
+    /// The texts of what the alias `n` (one kept token, `first`) names
+    /// stands for, where that fits the slot `n` fills and is shorter:
+    /// `vfloat16` by `float` after `typedef float vfloat16;`.
+    fn alias_texts(&self, n: NodeId, first: u32, config: &Configuration) -> Vec<Arc<[u8]>> {
+        let pass = self.pass.as_ref().expect("inside a pass");
+        let tree = &self.tree;
+        let Some(targets) = self.aliases.get(self.units.token_text(config, first)) else {
+            return Vec::new();
+        };
+        let anchor = tree.anchor_of(n, &pass.live);
+        let own_texts = tree.grammar.replacements(tree.kind(n));
+        let mut out: Vec<Arc<[u8]>> = Vec::new();
+        for &t in targets {
+            if pass.size[t as usize] == 0
+                || !pass.live.is_live(t)
+                || tree.is_within(n, t)
+                || !tree.slot_of_accepts(anchor, tree.kind(t))
+            {
+                continue;
+            }
+            let text = self.units.join_kept(config, pass.kept_in(tree.tokens(t)));
+            if self.shrinks(n, first, &text, config)
+                && !out.iter().any(|o| **o == text[..])
+                && !own_texts.iter().any(|r| *r.text == text[..])
+            {
+                out.push(Arc::from(text));
+            }
+        }
+        out
     }
 
     /// The nodes a new sweep visits: those with replacements that are live
     /// and keep a token, largest first, then by rank.
     fn sweep_order(&self, pass: &PassData) -> Vec<NodeId> {
         let tree = &self.tree;
+        let present = |n: NodeId| pass.size[n as usize] > 0 && pass.live.is_live(n);
         let mut order: Vec<NodeId> = (0..tree.len() as NodeId)
             .filter(|&n| {
-                pass.size[n as usize] > 0
-                    && pass.live.is_live(n)
+                present(n)
                     && tree
                         .grammar
                         .replacements(tree.kind(n))
@@ -173,6 +214,12 @@ impl Simplify {
                         .any(|r| tree.grammar.replacement_fits(r, tree.slot(n)))
             })
             .collect();
+        let with_replacements = order.len();
+        order.extend(self.alias_uses.iter().copied().filter(|&n| present(n)));
+        if order.len() > with_replacements {
+            order.sort_unstable();
+            order.dedup();
+        }
         order.sort_unstable_by_key(|&n| (std::cmp::Reverse(pass.size[n as usize]), tree.rank(n)));
         order
     }
@@ -248,6 +295,44 @@ impl Simplify {
     }
 }
 
+/// The grammar's aliases in `tree`: each alias name's targets, and the
+/// one-token nodes elsewhere that read as an alias name.
+fn find_aliases(tree: &Tree, units: &Units) -> (HashMap<Vec<u8>, Vec<NodeId>>, Vec<NodeId>) {
+    let grammar = &tree.grammar;
+    let text = |n: NodeId| units.text(tree.tokens(n).start).trim_ascii();
+    let mut aliases: HashMap<Vec<u8>, Vec<NodeId>> = HashMap::default();
+    let mut names = Vec::new();
+    for n in 0..tree.len() as NodeId {
+        let Some((name_field, target_field)) = grammar.alias_fields(tree.kind(n)) else {
+            continue;
+        };
+        let child = |field: &str| {
+            tree.children(n)
+                .iter()
+                .copied()
+                .find(|&c| grammar.field_name(tree.slot(c)) == Some(field))
+        };
+        if let (Some(name), Some(target)) = (child(name_field), child(target_field))
+            && tree.tokens(name).len() == 1
+        {
+            aliases.entry(text(name).to_vec()).or_default().push(target);
+            names.push(name);
+        }
+    }
+    if aliases.is_empty() {
+        return (aliases, Vec::new());
+    }
+    let uses = (0..tree.len() as NodeId)
+        .filter(|&n| {
+            tree.tokens(n).len() == 1
+                && tree.children(n).is_empty()
+                && aliases.contains_key(text(n))
+                && names.binary_search(&n).is_err()
+        })
+        .collect();
+    (aliases, uses)
+}
+
 impl Policy for Simplify {
     fn name(&self) -> String {
         "simplify".into()
@@ -290,6 +375,13 @@ impl Policy for Simplify {
                     && self.shrinks(n, first, text, config)
                 {
                     return Some(replace_by(Arc::clone(text)));
+                }
+            }
+            if present && pass.size[n as usize] == 1 {
+                let alias = self.next_text - texts.len();
+                if let Some(text) = self.alias_texts(n, first, config).into_iter().nth(alias) {
+                    self.next_text += 1;
+                    return Some(replace_by(text));
                 }
             }
             if present && pass.size[n as usize] >= 2 {
@@ -617,5 +709,17 @@ int main(void) {
         assert_eq!(collapse(&out.text), "int a[2] = 0 ;");
         assert_eq!(out.config.rewrites.len(), 1);
         assert_eq!(out.steps.len(), 2);
+    }
+
+    #[test]
+    fn a_typedef_name_may_become_the_shorter_type_it_stands_for() {
+        let source = "typedef float vfloat16;\ntypedef int *iptr;\n\
+                      int f(void) { vfloat16 a; iptr p; return a != 0; }\n";
+        // The bug needs a float `a`: `int a` loses it, `float a` keeps it.
+        let out = simplify(Language::C, source, |t| t.contains("float a"));
+        assert!(collapse(&out.text).contains("{ float a;"), "{}", out.text);
+        // `iptr` is declared by a pointer declarator, not a one-token name,
+        // so it is no alias: only the grammar's `int` is tried.
+        assert!(collapse(&out.text).contains("int p;"), "{}", out.text);
     }
 }
