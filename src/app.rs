@@ -22,7 +22,7 @@ use crate::oracle::{
 use crate::output::{Destination, default_output, write_atomically};
 use crate::pipeline::{self, Plan};
 use crate::progress::Progress;
-use crate::reducer::{Limits, Observer, Reducer, StopReason};
+use crate::reducer::{Carried, Limits, Observer, Oracle, Reducer, StopReason};
 use crate::stats::{PhaseStats, RunReport};
 use crate::units::Units;
 
@@ -321,57 +321,15 @@ pub fn run(cli: Cli, signals: &Signals) -> Result<i32> {
         deadline: max_time.map(|d| started + d),
         interrupt: Some(Arc::clone(&signals.interrupted)),
     };
-    // One stage per parse of the text: the default pipeline parses its
-    // result again after each round that changed it (see
-    // `Plan::reparses_between_rounds`); the reducer's cache and counters
-    // go on from stage to stage.
-    let mut reparsed: Option<Plan> = None;
-    let mut carried = None;
-    let mut stage_text = source.clone();
-    let (bytes, units_after, reason, reducer) = loop {
-        let stage = reparsed.as_ref().unwrap_or(&plan);
-        let stage_units = stage.units();
-        let mut observer = SaveAndShow {
-            destination: &destination,
-            progress: &mut progress,
-            units: stage_units,
-            save_error: None,
-        };
-        let filter = if cli.no_syntax_filter {
-            None
-        } else {
-            stage.syntax_filter()
-        };
-        let mut reducer = Reducer::new(stage_units, &oracle)
-            .with_cache(!cli.no_cache)
-            .with_jobs(jobs)
-            .with_recheck(cli.recheck)
-            .with_filter(filter)
-            .with_limits(limits.clone());
-        if let Some(c) = carried.take() {
-            reducer = reducer.with_carried(c);
-        }
-        let full = Configuration::full(stage_units.len());
-        let (mut result, mut reason) = stage.run_rounds(&mut reducer, full, &mut observer);
-        let mut bytes = stage_units.render(&result);
-        let again = reason == StopReason::Finished
-            && stage.reparses_between_rounds()
-            && bytes != stage_text;
-        if !again && reason == StopReason::Finished {
-            (result, reason) = stage.run_closing(&mut reducer, result, &mut observer);
-            bytes = stage_units.render(&result);
-        }
-        if let Some(err) = observer.save_error.take() {
-            return Err(err);
-        }
-        let reducer = reducer.into_carried();
-        if !again {
-            break (bytes, result.len(), reason, reducer);
-        }
-        carried = Some(reducer);
-        reparsed = Some(Plan::new(&cli, lang, bytes.clone())?);
-        stage_text = bytes;
+    let stages = Stages {
+        cli: &cli,
+        lang,
+        oracle: &oracle,
+        destination: &destination,
+        jobs,
+        limits,
     };
+    let (bytes, units_after, reason, reducer) = stages.run(&plan, &source, &mut progress)?;
     progress.finish();
     if reducer.recheck_failures > 0 {
         let n = reducer.recheck_failures;
@@ -440,6 +398,79 @@ struct KillStraysOnDrop;
 impl Drop for KillStraysOnDrop {
     fn drop(&mut self) {
         kill_strays();
+    }
+}
+
+/// What every stage of a run shares (see [`Stages::run`]).
+struct Stages<'a> {
+    cli: &'a Cli,
+    lang: pipeline::Lang,
+    oracle: &'a dyn Oracle,
+    destination: &'a Destination,
+    jobs: usize,
+    limits: Limits,
+}
+
+impl Stages<'_> {
+    /// Reduces `source` as `plan` says, one stage per parse of the text:
+    /// the default pipeline parses its result again after each round that
+    /// changed it (see `Plan::reparses_between_rounds`), and the reducer's
+    /// cache, counters and stats go on from stage to stage. Returns the
+    /// result, its unit count, why the run stopped, and the reducer's state.
+    fn run(
+        &self,
+        plan: &Plan,
+        source: &[u8],
+        progress: &mut Progress,
+    ) -> Result<(Vec<u8>, u32, StopReason, Carried)> {
+        let cli = self.cli;
+        let mut reparsed: Option<Plan> = None;
+        let mut carried = None;
+        let mut stage_text = source.to_vec();
+        loop {
+            let stage = reparsed.as_ref().unwrap_or(plan);
+            let stage_units = stage.units();
+            let mut observer = SaveAndShow {
+                destination: self.destination,
+                progress: &mut *progress,
+                units: stage_units,
+                save_error: None,
+            };
+            let filter = if cli.no_syntax_filter {
+                None
+            } else {
+                stage.syntax_filter()
+            };
+            let mut reducer = Reducer::new(stage_units, self.oracle)
+                .with_cache(!cli.no_cache)
+                .with_jobs(self.jobs)
+                .with_recheck(cli.recheck)
+                .with_filter(filter)
+                .with_limits(self.limits.clone());
+            if let Some(c) = carried.take() {
+                reducer = reducer.with_carried(c);
+            }
+            let full = Configuration::full(stage_units.len());
+            let (mut result, mut reason) = stage.run_rounds(&mut reducer, full, &mut observer);
+            let mut bytes = stage_units.render(&result);
+            let again = reason == StopReason::Finished
+                && stage.reparses_between_rounds()
+                && bytes != stage_text;
+            if !again && reason == StopReason::Finished {
+                (result, reason) = stage.run_closing(&mut reducer, result, &mut observer);
+                bytes = stage_units.render(&result);
+            }
+            if let Some(err) = observer.save_error.take() {
+                return Err(err);
+            }
+            let state = reducer.into_carried();
+            if !again {
+                return Ok((bytes, result.len(), reason, state));
+            }
+            carried = Some(state);
+            reparsed = Some(Plan::new(cli, self.lang, bytes.clone())?);
+            stage_text = bytes;
+        }
     }
 }
 
