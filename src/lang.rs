@@ -110,6 +110,31 @@ impl Language {
     }
 }
 
+/// The entries of `key`, an object mapping kinds to lists of strings
+/// (`shape` says which, for the error), as pairs; none if `key` is absent.
+fn kinds_to_texts<'a>(
+    object: &'a serde_json::Map<String, Value>,
+    key: &str,
+    shape: &str,
+) -> Result<Vec<(&'a str, Vec<&'a str>)>> {
+    let Some(map) = object.get(key) else {
+        return Ok(Vec::new());
+    };
+    let map = map
+        .as_object()
+        .with_context(|| format!("`{key}` must map kinds to {shape}"))?;
+    Ok(map
+        .iter()
+        .map(|(kind, texts)| {
+            let texts = texts
+                .as_array()
+                .map(|a| a.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            (kind.as_str(), texts)
+        })
+        .collect())
+}
+
 /// Applies a `grammars/*.json` file (format in `grammars/README.md`).
 fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
     let value: Value = serde_json::from_str(data).context("not valid JSON")?;
@@ -166,35 +191,17 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
             .as_bool()
             .context("`top_level_items_parse_alone` must be true or false")?;
     }
-    if let Some(map) = object.get("lists_parse_alone") {
-        let map = map
-            .as_object()
-            .context("`lists_parse_alone` must map list kinds to [open, element, close]")?;
-        for (kind, texts) in map {
-            let texts: Vec<&str> = texts
-                .as_array()
-                .map(|a| a.iter().filter_map(Value::as_str).collect())
-                .unwrap_or_default();
-            let Ok(texts) = <[&str; 3]>::try_from(texts) else {
-                bail!("lists_parse_alone of `{kind}` must be three texts: open, element, close");
-            };
-            grammar.add_list_context(kind, texts)?;
-        }
+    for (kind, texts) in kinds_to_texts(object, "lists_parse_alone", "[open, element, close]")? {
+        let Ok(texts) = <[&str; 3]>::try_from(texts) else {
+            bail!("lists_parse_alone of `{kind}` must be three texts: open, element, close");
+        };
+        grammar.add_list_context(kind, texts)?;
     }
-    if let Some(map) = object.get("aliases") {
-        let map = map
-            .as_object()
-            .context("`aliases` must map kinds to [name field, target field]")?;
-        for (kind, fields) in map {
-            let fields: Vec<&str> = fields
-                .as_array()
-                .map(|a| a.iter().filter_map(Value::as_str).collect())
-                .unwrap_or_default();
-            let [name, target] = fields[..] else {
-                bail!("aliases of `{kind}` must be two field names: the name, the target");
-            };
-            grammar.add_alias(kind, name, target)?;
-        }
+    for (kind, fields) in kinds_to_texts(object, "aliases", "[name field, target field]")? {
+        let [name, target] = fields[..] else {
+            bail!("aliases of `{kind}` must be two field names: the name, the target");
+        };
+        grammar.add_alias(kind, name, target)?;
     }
     if let Some(text) = object.get("implied_text") {
         let text = text.as_str().context("`implied_text` must be a string")?;
