@@ -99,10 +99,13 @@ fn policies(tree: &Arc<Tree>, units: &Units) -> Vec<(&'static str, Box<dyn Polic
             "tpdd",
             Box::new(TPdd::new(Arc::clone(tree), TPddOptions::default())),
         ),
-        ("simplify", Box::new(Simplify::new(Arc::clone(tree), units))),
+        (
+            "simplify",
+            Box::new(Simplify::new(Arc::clone(tree), Arc::new(units.clone()))),
+        ),
         (
             "idreplace",
-            Box::new(IdReplace::new(Arc::clone(tree), units)),
+            Box::new(IdReplace::new(Arc::clone(tree), Arc::new(units.clone()))),
         ),
         (
             "drdd (tokens)",

@@ -443,20 +443,18 @@ impl SyntaxCheck {
 
     /// Whether `bytes` (parsed: `tree`) has no more than `allowed` error
     /// regions once the language's `implied_text` is put back at the start
-    /// of the top-level item where it differs from `parent`: C's `f(x) {}`
+    /// of the top-level item where it differs from its parent (`edit`: how
+    /// it does): C's `f(x) {}`
     /// (from `f(int x) {}`, whose return type went before) is an error
     /// region to tree-sitter-c but `int f(x) {}` to a C89 compiler.
     fn parses_with_implied_text(
         &self,
-        parent: &Base,
+        edit: &ByteEdit,
         bytes: &[u8],
         tree: &tree_sitter::Tree,
         allowed: usize,
     ) -> bool {
         let Some(implied) = &self.language.grammar().implied_text else {
-            return false;
-        };
-        let Some(edit) = byte_edit(&parent.text, bytes) else {
             return false;
         };
         let root = tree.root_node();
@@ -478,17 +476,14 @@ impl SyntaxCheck {
             .is_some_and(|t| count_error_regions(t.root_node()) <= allowed)
     }
 
-    /// Whether `bytes` is `parent`'s text with only tokens a consumer
-    /// implies deleted (`implied_tokens` in grammars/*.json), and the
-    /// whitespace between them.
-    fn deletes_only_implied_tokens(&self, parent: &Base, bytes: &[u8]) -> bool {
+    /// Whether `edit` of `parent`'s text deletes only tokens a consumer
+    /// implies (`implied_tokens` in grammars/*.json), and the whitespace
+    /// between them.
+    fn deletes_only_implied_tokens(&self, parent: &Base, edit: &ByteEdit) -> bool {
         let grammar = self.language.grammar();
         if !grammar.has_implied_tokens() {
             return false;
         }
-        let Some(edit) = byte_edit(&parent.text, bytes) else {
-            return false;
-        };
         if edit.new_end != edit.start {
             return false; // not a deletion
         }
@@ -664,7 +659,10 @@ impl SyntaxFilter for SyntaxCheck {
         let Some(parent) = self.base_of(parent) else {
             return false;
         };
-        if self.deletes_only_implied_tokens(&parent, bytes)
+        let edit = byte_edit(&parent.text, bytes);
+        if edit
+            .as_ref()
+            .is_some_and(|e| self.deletes_only_implied_tokens(&parent, e))
             || self.local_verdict(bytes) == Some(true)
         {
             return true;
@@ -674,7 +672,9 @@ impl SyntaxFilter for SyntaxCheck {
         };
         let allowed = count_error_regions(parent.tree.root_node()).max(self.max_errors);
         let accepted = count_error_regions(tree.root_node()) <= allowed
-            || self.parses_with_implied_text(&parent, bytes, &tree, allowed);
+            || edit
+                .as_ref()
+                .is_some_and(|e| self.parses_with_implied_text(e, bytes, &tree, allowed));
         self.keep_if_accepted(bytes, tree, accepted)
     }
 

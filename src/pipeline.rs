@@ -284,7 +284,7 @@ impl Plan {
                         .as_ref()
                         .expect("--rename is refused without a tree"),
                 ),
-                &self.units,
+                Arc::clone(&self.units),
             )),
             // One scan: the filtered phases before it are 1-minimal already,
             // and a second scan found nothing on any shared bench case while
@@ -341,8 +341,8 @@ impl Plan {
                             recheck_minimized_lists: true,
                         },
                     )),
-                    Phase::Simplify => Box::new(Simplify::new(tree, &self.units)),
-                    Phase::IdReplace => Box::new(IdReplace::new(tree, &self.units)),
+                    Phase::Simplify => Box::new(Simplify::new(tree, Arc::clone(&self.units))),
+                    Phase::IdReplace => Box::new(IdReplace::new(tree, Arc::clone(&self.units))),
                     _ => Box::new(TPdd::new(
                         tree,
                         TPddOptions {

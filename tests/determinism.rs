@@ -175,13 +175,13 @@ fn policies() -> Vec<(&'static str, Build)> {
     out.push((
         "simplify",
         Box::new(|t: &Arc<Tree>, u: &Units| {
-            Box::new(Simplify::new(Arc::clone(t), u)) as Box<dyn Policy>
+            Box::new(Simplify::new(Arc::clone(t), Arc::new(u.clone()))) as Box<dyn Policy>
         }),
     ));
     out.push((
         "idreplace",
         Box::new(|t: &Arc<Tree>, u: &Units| {
-            Box::new(IdReplace::new(Arc::clone(t), u)) as Box<dyn Policy>
+            Box::new(IdReplace::new(Arc::clone(t), Arc::new(u.clone()))) as Box<dyn Policy>
         }),
     ));
     out

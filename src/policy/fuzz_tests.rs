@@ -148,8 +148,8 @@ fn tree_policies(tree: &Arc<Tree>, units: &Units, inner: Minimizer) -> Vec<Box<d
         perses(PersesSchedule::Tutorial),
         perses(PersesSchedule::Sweep),
         Box::new(TPdd::new(Arc::clone(tree), TPddOptions::default())),
-        Box::new(Simplify::new(Arc::clone(tree), units)),
-        Box::new(IdReplace::new(Arc::clone(tree), units)),
+        Box::new(Simplify::new(Arc::clone(tree), Arc::new(units.clone()))),
+        Box::new(IdReplace::new(Arc::clone(tree), Arc::new(units.clone()))),
     ]
 }
 

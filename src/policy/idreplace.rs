@@ -80,9 +80,9 @@ pub struct IdReplace {
 }
 
 impl IdReplace {
-    /// A policy over `tree`, whose tokens are `units` (copied once, for the
+    /// A policy over `tree`, whose tokens are `units` (shared, for the
     /// token texts).
-    pub fn new(tree: Arc<Tree>, units: &Units) -> Self {
+    pub fn new(tree: Arc<Tree>, units: Arc<Units>) -> Self {
         assert_eq!(tree.unit_count(), units.len(), "the tree's units");
         let mut rank = HashMap::new();
         for u in 0..units.len() {
@@ -92,7 +92,7 @@ impl IdReplace {
         }
         IdReplace {
             tree,
-            units: Arc::new(units.clone()),
+            units,
             rank: Arc::new(rank),
             order: None,
             cursor: 0,
@@ -258,7 +258,8 @@ mod tests {
             }
         };
         let tree = Arc::new(tree);
-        let mut policy: Box<dyn Policy> = Box::new(IdReplace::new(Arc::clone(&tree), &units));
+        let mut policy: Box<dyn Policy> =
+            Box::new(IdReplace::new(Arc::clone(&tree), Arc::new(units.clone())));
         let mut steps = Steps::default();
         let mut reducer = Reducer::new(&units, &oracle)
             .with_filter(Some(&check))
@@ -312,7 +313,7 @@ mod tests {
         let source = "int a, b, c, d;\nint f(void) { return crash(d * c - b + a + d + c); }\n";
         let anything_calling_crash = |t: &str| t.contains("crash(");
         let (out, config, tree, units) = replace_from(source, None, 1, anything_calling_crash);
-        let policy = IdReplace::new(tree, &units);
+        let policy = IdReplace::new(tree, Arc::new(units.clone()));
         let full = Configuration::full(units.len());
         assert!(out.steps.len() >= 3, "{}", out.text);
         let mut before = rank_sum(&policy, &full);
@@ -335,7 +336,7 @@ mod tests {
     /// fail, rendered; the policy then stops.
     fn first_pass_proposals(source: &str) -> Vec<String> {
         let (tree, units) = parse(Language::C, source.as_bytes().to_vec()).unwrap();
-        let mut policy = IdReplace::new(Arc::new(tree), &units);
+        let mut policy = IdReplace::new(Arc::new(tree), Arc::new(units.clone()));
         let full = Configuration::full(units.len());
         policy.start_pass(&full);
         let mut proposals = Vec::new();

@@ -661,12 +661,12 @@ impl Perses {
                         sweep.advance();
                         continue;
                     }
-                    let mut minimizer = if sweep.rechecks && self.minimized.contains(list) {
-                        sweep.rechecked |= self.inner.rechecks_differently();
-                        self.inner.build_rechecking(&self.settings)
-                    } else {
-                        self.inner.build(&self.settings)
-                    };
+                    let rechecking = (sweep.rechecks && self.minimized.contains(list))
+                        .then(|| self.inner.build_rechecking(&self.settings))
+                        .flatten();
+                    sweep.rechecked |= rechecking.is_some();
+                    let mut minimizer =
+                        rechecking.unwrap_or_else(|| self.inner.build(&self.settings));
                     minimizer.start_pass(&self.elem_list(&elems, config));
                     sweep.step = Step::List {
                         list,

@@ -39,8 +39,8 @@ pub struct Rename {
 }
 
 impl Rename {
-    /// A policy over `tree`, whose tokens are `units` (copied once).
-    pub fn new(tree: Arc<Tree>, units: &Units) -> Self {
+    /// A policy over `tree`, whose tokens are `units` (shared).
+    pub fn new(tree: Arc<Tree>, units: Arc<Units>) -> Self {
         let original_names = (0..units.len())
             .filter(|&u| tree.grammar.is_identifier(tree.kind(tree.leaf_of(u))))
             .map(|u| units.text(u).trim_ascii().to_vec())
@@ -48,7 +48,7 @@ impl Rename {
         Rename {
             tree,
             original_names: Arc::new(original_names),
-            units: Arc::new(units.clone()),
+            units,
             tried: HashSet::new(),
             queue: Vec::new(),
         }
@@ -166,7 +166,7 @@ mod tests {
         rewrites.insert(size_use, Arc::from(&b"int"[..]));
         rewrites.insert(call, Arc::from(&b"long_text"[..]));
         config.kept.remove_range(call + 1..call + 4);
-        let mut policy = Rename::new(Arc::clone(&tree), &units);
+        let mut policy = Rename::new(Arc::clone(&tree), Arc::new(units.clone()));
         policy.start_pass(&config);
         let mut renamed = Vec::new();
         while let Some(p) = policy.next_proposal(&config) {

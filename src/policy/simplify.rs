@@ -150,14 +150,14 @@ pub struct Simplify {
 }
 
 impl Simplify {
-    /// A policy over `tree`, whose tokens are `units` (copied once, for the
+    /// A policy over `tree`, whose tokens are `units` (shared, for the
     /// token texts).
-    pub fn new(tree: Arc<Tree>, units: &Units) -> Self {
+    pub fn new(tree: Arc<Tree>, units: Arc<Units>) -> Self {
         assert_eq!(tree.unit_count(), units.len(), "the tree's units");
-        let (aliases, alias_uses) = find_aliases(&tree, units);
+        let (aliases, alias_uses) = find_aliases(&tree, &units);
         Simplify {
             tree,
-            units: Arc::new(units.clone()),
+            units,
             order: None,
             cursor: 0,
             next_text: 0,
@@ -469,7 +469,7 @@ mod tests {
                 Verdict::NotInteresting
             }
         };
-        let policy = Simplify::new(Arc::new(tree), &units);
+        let policy = Simplify::new(Arc::new(tree), Arc::new(units.clone()));
         let mut steps = Steps {
             policy: &policy,
             steps: Vec::new(),
@@ -585,7 +585,7 @@ int main(void) {
         assert!(out.successes > 0);
         assert_eq!(out.steps.len() as u64, out.successes);
         let (tree, units) = parse(Language::C, PROGRAM.as_bytes().to_vec()).unwrap();
-        let policy = Simplify::new(Arc::new(tree), &units);
+        let policy = Simplify::new(Arc::new(tree), Arc::new(units.clone()));
         let mut before = measure(&policy, &Configuration::full(units.len()));
         for &step in &out.steps {
             assert!(step < before, "{step:?} after {before:?}");
@@ -608,7 +608,7 @@ int main(void) {
     /// Every proposal of one pass in which all of them fail, rendered.
     fn all_proposals(lang: Language, source: &str) -> Vec<String> {
         let (tree, units) = parse(lang, source.as_bytes().to_vec()).unwrap();
-        let mut policy = Simplify::new(Arc::new(tree), &units);
+        let mut policy = Simplify::new(Arc::new(tree), Arc::new(units.clone()));
         let config = Configuration::full(units.len());
         policy.start_pass(&config);
         let mut out = Vec::new();
@@ -665,7 +665,7 @@ int main(void) {
             .descendants(product)
             .find(|&n| kind(n) == "binary_expression")
             .unwrap();
-        let mut policy = Simplify::new(Arc::clone(&tree), &units);
+        let mut policy = Simplify::new(Arc::clone(&tree), Arc::new(units.clone()));
         let full = Configuration::full(units.len());
         policy.start_pass(&full);
         let first = policy.next_proposal(&full).unwrap();
