@@ -131,8 +131,32 @@ pub struct Grammar {
     /// their deletion through whatever the parse says.
     implied_tokens: Vec<KindId>,
     /// Kinds whose nodes define an alias (C's `type_definition`): the field
-    /// naming the alias, and the field holding what it stands for.
-    aliases: Vec<(KindId, String, String)>,
+    /// naming the alias, the field holding what it stands for, and the
+    /// kinds of children that go with that where the alias is written out
+    /// (C's attributes).
+    aliases: Vec<(KindId, String, String, Vec<KindId>)>,
+    /// Kinds whose nodes may become the statement of a value they hold
+    /// (`statement_values`): the parent kinds where, and the field path to
+    /// that value.
+    statement_values: HashMap<KindId, (Vec<KindId>, Vec<String>)>,
+    /// Kinds whose nodes may move to the top level from inside a node of
+    /// one of the listed kinds (`hoists`).
+    hoists: HashMap<KindId, Vec<KindId>>,
+    /// Member accesses that may become a new top-level variable
+    /// (`member_globals`).
+    member_globals: HashMap<KindId, MemberGlobal>,
+}
+
+/// How a member access names its member and where members are declared
+/// (`member_globals` in grammars/*.json).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MemberGlobal {
+    /// The access's field holding the member's name (one token).
+    pub member_field: String,
+    /// The kind of node that declares members.
+    pub declaration: KindId,
+    /// Its field holding each declarator.
+    pub declarator_field: String,
 }
 
 /// A text a node may be replaced by (`grammars/*.json`, key `replacements`).
@@ -424,8 +448,15 @@ impl Grammar {
     /// Whether `replacement` applies to a node that fills `slot` (the
     /// node's [`crate::tree::Tree::slot`]).
     /// Declares that a node of `kind` defines an alias: its child in field
-    /// `name` names it, its child in field `target` is what it stands for.
-    pub fn add_alias(&mut self, kind: &str, name: &str, target: &str) -> Result<()> {
+    /// `name` names it, its child in field `target` is what it stands for,
+    /// together with its children of the kinds `along` (C's attributes).
+    pub fn add_alias(
+        &mut self,
+        kind: &str,
+        name: &str,
+        target: &str,
+        along: &[&str],
+    ) -> Result<()> {
         let Some(k) = self.find_kind(kind, true) else {
             bail!("{}: unknown node kind `{kind}`", self.name);
         };
@@ -438,7 +469,9 @@ impl Grammar {
                 bail!("{}: `{kind}` has no field `{field}`", self.name);
             }
         }
-        self.aliases.push((k, name.to_string(), target.to_string()));
+        let along = self.named_kinds(along)?;
+        self.aliases
+            .push((k, name.to_string(), target.to_string(), along));
         Ok(())
     }
 
@@ -448,7 +481,143 @@ impl Grammar {
         self.aliases
             .iter()
             .find(|(k, ..)| *k == kind)
-            .map(|(_, name, target)| (name.as_str(), target.as_str()))
+            .map(|(_, name, target, _)| (name.as_str(), target.as_str()))
+    }
+
+    /// The kinds of an alias definition's children that go with its
+    /// target where the alias is written out.
+    pub fn alias_along(&self, kind: KindId) -> &[KindId] {
+        self.aliases
+            .iter()
+            .find(|(k, ..)| *k == kind)
+            .map_or(&[], |(.., along)| along.as_slice())
+    }
+
+    /// Whether some kind has a field called `field`.
+    fn has_field(&self, field: &str) -> bool {
+        self.slots_of
+            .values()
+            .any(|slots| slots.fields.iter().any(|(f, _)| f == field))
+    }
+
+    fn named_kind(&self, kind: &str) -> Result<KindId> {
+        self.find_kind(kind, true)
+            .with_context(|| format!("{}: unknown node kind `{kind}`", self.name))
+    }
+
+    fn check_fields(&self, kind: &str, fields: &[&str]) -> Result<()> {
+        for field in fields {
+            if !self.has_field(field) {
+                bail!("{}: `{kind}`: no kind has a field `{field}`", self.name);
+            }
+        }
+        Ok(())
+    }
+
+    /// Declares that a node of `kind` under a parent of a kind in `within`
+    /// may become the statement of the value at `path` (field names,
+    /// outermost first) under it: that value followed by the node's own
+    /// last token (`int a = f();` → `f();` in a block).
+    pub fn add_statement_value(
+        &mut self,
+        kind: &str,
+        within: &[&str],
+        path: &[&str],
+    ) -> Result<()> {
+        let k = self.named_kind(kind)?;
+        if path.is_empty() || within.is_empty() {
+            bail!(
+                "{}: the statement value of `{kind}` needs parent kinds and a field path",
+                self.name
+            );
+        }
+        self.check_fields(kind, path)?;
+        let within = self.named_kinds(within)?;
+        self.statement_values
+            .insert(k, (within, path.iter().map(|f| f.to_string()).collect()));
+        Ok(())
+    }
+
+    /// The field path to the value a node of `kind` under a parent of
+    /// kind `parent` may become the statement of, if any.
+    pub fn statement_value(&self, kind: KindId, parent: KindId) -> Option<&[String]> {
+        self.statement_values
+            .get(&kind)
+            .filter(|(within, _)| within.contains(&parent))
+            .map(|(_, path)| path.as_slice())
+    }
+
+    fn named_kinds(&self, kinds: &[&str]) -> Result<Vec<KindId>> {
+        kinds.iter().map(|k| self.named_kind(k)).collect()
+    }
+
+    /// Declares that a node of `kind` whose parent is of a kind in
+    /// `parents` may move to the top level (a local declaration to file
+    /// scope).
+    pub fn add_hoist(&mut self, kind: &str, parents: &[&str]) -> Result<()> {
+        let k = self.named_kind(kind)?;
+        let parents = self.named_kinds(parents)?;
+        if parents.is_empty() {
+            bail!("{}: hoists of `{kind}` name no parent kind", self.name);
+        }
+        self.hoists.insert(k, parents);
+        Ok(())
+    }
+
+    /// Whether any kind may move to the top level.
+    pub fn has_hoists(&self) -> bool {
+        !self.hoists.is_empty()
+    }
+
+    /// Whether a node of `kind` under a parent of `parent`'s kind may move
+    /// to the top level.
+    pub fn hoists_from(&self, kind: KindId, parent: KindId) -> bool {
+        self.hoists.get(&kind).is_some_and(|p| p.contains(&parent))
+    }
+
+    /// Declares that a node of `kind`, a member access naming its member in
+    /// field `member`, may become a new top-level variable declared as
+    /// that member is: by a node of kind `declaration`, in its field
+    /// `declarator`.
+    pub fn add_member_global(
+        &mut self,
+        kind: &str,
+        member: &str,
+        declaration: &str,
+        declarator: &str,
+    ) -> Result<()> {
+        let k = self.named_kind(kind)?;
+        let declaration_kind = self.named_kind(declaration)?;
+        self.check_fields(kind, &[member, declarator])?;
+        self.member_globals.insert(
+            k,
+            MemberGlobal {
+                member_field: member.to_string(),
+                declaration: declaration_kind,
+                declarator_field: declarator.to_string(),
+            },
+        );
+        Ok(())
+    }
+
+    /// How a node of `kind` names a member, if it is a member access that
+    /// may become a top-level variable.
+    pub fn member_global(&self, kind: KindId) -> Option<&MemberGlobal> {
+        self.member_globals.get(&kind)
+    }
+
+    /// All member-access rules (to index the declarations once per tree).
+    pub fn member_globals(&self) -> impl Iterator<Item = &MemberGlobal> {
+        self.member_globals.values()
+    }
+
+    /// Whether a node of `kind` has a structural rewrite the simplify
+    /// pass proposes (a statement value, a member global or an alias
+    /// written out everywhere; hoists have a phase of their own).
+    pub fn has_structural_rewrite(&self, kind: KindId) -> bool {
+        self.statement_values.contains_key(&kind)
+            || self.member_globals.contains_key(&kind)
+            || self.alias_fields(kind).is_some()
     }
 
     /// The field name of `slot`, if it is a field.

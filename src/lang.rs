@@ -157,6 +157,9 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
                 | "implied_tokens"
                 | "implied_text"
                 | "aliases"
+                | "statement_values"
+                | "hoists"
+                | "member_globals"
         ) {
             bail!("unknown key `{key}`");
         }
@@ -197,11 +200,37 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
         };
         grammar.add_list_context(kind, texts)?;
     }
-    for (kind, fields) in kinds_to_texts(object, "aliases", "[name field, target field]")? {
-        let [name, target] = fields[..] else {
-            bail!("aliases of `{kind}` must be two field names: the name, the target");
+    let shape = "[name field, target field, kinds that go along...]";
+    for (kind, fields) in kinds_to_texts(object, "aliases", shape)? {
+        let [name, target, ref along @ ..] = fields[..] else {
+            bail!("aliases of `{kind}` must be {shape}");
         };
-        grammar.add_alias(kind, name, target)?;
+        grammar.add_alias(kind, name, target, along)?;
+    }
+    if let Some(map) = object.get("statement_values") {
+        let shape =
+            "`statement_values` must map kinds to {\"within\": [kinds], \"value\": [fields]}";
+        for (kind, rule) in map.as_object().context(shape)? {
+            let texts = |key: &str| -> Result<Vec<&str>> {
+                rule[key]
+                    .as_array()
+                    .context(shape)?
+                    .iter()
+                    .map(|v| v.as_str().context(shape))
+                    .collect()
+            };
+            grammar.add_statement_value(kind, &texts("within")?, &texts("value")?)?;
+        }
+    }
+    for (kind, parents) in kinds_to_texts(object, "hoists", "parent kinds")? {
+        grammar.add_hoist(kind, &parents)?;
+    }
+    let shape = "[member field, declaration kind, declarator field]";
+    for (kind, parts) in kinds_to_texts(object, "member_globals", shape)? {
+        let [member, declaration, declarator] = parts[..] else {
+            bail!("member_globals of `{kind}` must be {shape}");
+        };
+        grammar.add_member_global(kind, member, declaration, declarator)?;
     }
     if let Some(text) = object.get("implied_text") {
         let text = text.as_str().context("`implied_text` must be a string")?;
@@ -960,6 +989,41 @@ mod tests {
                 assert!(k.is_some(), "{}: no kind `{kind}`", lang.name());
                 let (name, target) = grammar.alias_fields(k.unwrap()).unwrap();
                 assert_eq!([name, target], [&fields[0], &fields[1]]);
+                for along in &fields.as_array().unwrap()[2..] {
+                    let a = bare.find_kind(along.as_str().unwrap(), true);
+                    assert!(a.is_some(), "{}: no kind `{along}`", lang.name());
+                    assert!(grammar.alias_along(k.unwrap()).contains(&a.unwrap()));
+                }
+            }
+            for (kind, rule) in data["statement_values"].as_object().into_iter().flatten() {
+                let k = bare.find_kind(kind, true);
+                assert!(k.is_some(), "{}: no kind `{kind}`", lang.name());
+                for parent in rule["within"].as_array().unwrap() {
+                    let p = bare.find_kind(parent.as_str().unwrap(), true);
+                    assert!(p.is_some(), "{}: no kind `{parent}`", lang.name());
+                    let path = grammar.statement_value(k.unwrap(), p.unwrap()).unwrap();
+                    assert_eq!(path.len(), rule["value"].as_array().unwrap().len());
+                }
+            }
+            for (kind, parents) in data["hoists"].as_object().into_iter().flatten() {
+                let k = bare.find_kind(kind, true);
+                assert!(k.is_some(), "{}: no kind `{kind}`", lang.name());
+                for parent in parents.as_array().unwrap() {
+                    let p = bare.find_kind(parent.as_str().unwrap(), true);
+                    assert!(p.is_some(), "{}: no kind `{parent}`", lang.name());
+                    assert!(grammar.hoists_from(k.unwrap(), p.unwrap()));
+                }
+            }
+            for (kind, parts) in data["member_globals"].as_object().into_iter().flatten() {
+                let k = bare.find_kind(kind, true);
+                assert!(k.is_some(), "{}: no kind `{kind}`", lang.name());
+                let declaration = parts[1].as_str().unwrap();
+                let d = bare.find_kind(declaration, true);
+                assert!(d.is_some(), "{}: no kind `{declaration}`", lang.name());
+                assert_eq!(
+                    grammar.member_global(k.unwrap()).unwrap().declaration,
+                    d.unwrap()
+                );
             }
             for kind in data["implied_tokens"].as_array().into_iter().flatten() {
                 let kind = kind.as_str().unwrap();

@@ -73,6 +73,13 @@ enum Phase {
     LenientScan,
     /// Per-language replacements (an expression by `0`, a block by `{}`, ...).
     Simplify,
+    /// Declarations moved to the top level without their implied tokens
+    /// (`hoists` in grammars/*.json), under the lenient syntax filter:
+    /// auto's closing move, so that a move that gains nothing never
+    /// costs another round. It follows the lenient scan, which would
+    /// otherwise find the moved text in the rewrite of a token it could
+    /// delete alone (an implied `int` before a function's name).
+    Hoist,
     /// A name's uses rewritten to an earlier name (Vulcan's identifier replacement).
     IdReplace,
     /// Other whitespace layouts, the first the oracle accepts kept
@@ -227,8 +234,10 @@ impl Plan {
                  drop --unit or --format"
             );
         }
+        let hoists = tree.as_ref().is_some_and(|t| t.grammar.has_hoists());
         let closing = [
             finish_lenient.then_some(Phase::LenientScan),
+            (finish_lenient && hoists).then_some(Phase::Hoist),
             cli.rename.then_some(Phase::Rename),
             layouts.map(Phase::Format),
         ];
@@ -317,7 +326,12 @@ impl Plan {
                         .by_lines(Arc::new(line_starts)),
                 )
             }
-            Phase::Hdd | Phase::Perses | Phase::Tpdd | Phase::Simplify | Phase::IdReplace => {
+            Phase::Hdd
+            | Phase::Perses
+            | Phase::Tpdd
+            | Phase::Simplify
+            | Phase::Hoist
+            | Phase::IdReplace => {
                 let tree = Arc::clone(self.tree.as_ref().expect("tree phases have a tree"));
                 match phase {
                     Phase::Hdd => Box::new(Hdd::new(
@@ -342,6 +356,7 @@ impl Plan {
                         },
                     )),
                     Phase::Simplify => Box::new(Simplify::new(tree, Arc::clone(&self.units))),
+                    Phase::Hoist => Box::new(Simplify::hoists(tree, Arc::clone(&self.units))),
                     Phase::IdReplace => Box::new(IdReplace::new(tree, Arc::clone(&self.units))),
                     _ => Box::new(TPdd::new(
                         tree,
@@ -406,7 +421,8 @@ impl Plan {
         // insertions) but no text the grammar cannot place; renamings and
         // layouts are for the oracle alone to judge.
         for &phase in &self.closing {
-            let strictness = (phase == Phase::LenientScan).then_some(Strictness::MissingTokensFree);
+            let lenient = matches!(phase, Phase::LenientScan | Phase::Hoist);
+            let strictness = lenient.then_some(Strictness::MissingTokensFree);
             reducer.set_filter(strictness);
             config = match self.run_phases(&[phase], reducer, config, observer) {
                 (config, StopReason::Finished) => config,
