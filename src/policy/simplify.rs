@@ -27,6 +27,13 @@
 //! tokens, spaced as in the input) becomes the node's first token's rewrite,
 //! so the same measure falls.
 //!
+//! Structural rewrites, also from grammar data (after a node's texts):
+//! a declaration in a block becomes the statement of its value
+//! (`statement_values`), a member access chain a new top-level variable
+//! declared as the member is (`member_globals`), an alias definition is
+//! written out at every use and deleted (`aliases`); [`Simplify::hoists`]
+//! builds auto's closing pass that moves declarations to the top level.
+//!
 //! Schedule: a *sweep* visits the nodes that have replacements (that fit
 //! the slot they fill: a replacement may be limited to one field, see
 //! [`crate::grammar::Grammar::replacement_fits`]) and are live with a kept
@@ -323,11 +330,12 @@ impl Simplify {
 
     /// Rewrites of `n`'s structure the grammar allows (see
     /// [`crate::grammar::Grammar::has_structural_rewrite`]), in this order:
-    /// the statement of its value, then the top-level variables that may
-    /// stand for it as a member access. Each deletes at least two kept
-    /// tokens and adds text to at most one kept token, so the measure in
-    /// the module comment falls; a new variable is only proposed when the
-    /// text's tokens fall too.
+    /// the statement of its value, the top-level variables that may stand
+    /// for it as a member access, its alias written out at every use. Each
+    /// deletes at least two kept tokens and otherwise only rewrites kept
+    /// tokens, so the measure in the module comment falls; a new variable
+    /// or a written-out alias is only proposed when the text's tokens fall
+    /// too.
     fn structural(&self, n: NodeId, config: &Configuration) -> Vec<Proposal> {
         let tree = &self.tree;
         let grammar = &tree.grammar;
