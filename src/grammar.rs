@@ -445,8 +445,6 @@ impl Grammar {
         self.replacements.get(&kind).map_or(&[], Vec::as_slice)
     }
 
-    /// Whether `replacement` applies to a node that fills `slot` (the
-    /// node's [`crate::tree::Tree::slot`]).
     /// Declares that a node of `kind` defines an alias: its child in field
     /// `name` names it, its child in field `target` is what it stands for,
     /// together with its children of the kinds `along` (C's attributes).
@@ -461,11 +459,7 @@ impl Grammar {
             bail!("{}: unknown node kind `{kind}`", self.name);
         };
         for field in [name, target] {
-            let known = self
-                .slots_of
-                .get(&k)
-                .is_some_and(|slots| slots.fields.iter().any(|(f, _)| f == field));
-            if !known {
+            if !self.kind_has_field(k, field) {
                 bail!("{}: `{kind}` has no field `{field}`", self.name);
             }
         }
@@ -493,11 +487,16 @@ impl Grammar {
             .map_or(&[], |(.., along)| along.as_slice())
     }
 
+    /// Whether nodes of `kind` have a field called `field`.
+    fn kind_has_field(&self, kind: KindId, field: &str) -> bool {
+        self.slots_of
+            .get(&kind)
+            .is_some_and(|slots| slots.fields.iter().any(|(f, _)| f == field))
+    }
+
     /// Whether some kind has a field called `field`.
     fn has_field(&self, field: &str) -> bool {
-        self.slots_of
-            .values()
-            .any(|slots| slots.fields.iter().any(|(f, _)| f == field))
+        self.slots_of.keys().any(|&k| self.kind_has_field(k, field))
     }
 
     fn named_kind(&self, kind: &str) -> Result<KindId> {
@@ -626,6 +625,8 @@ impl Grammar {
             .map(String::as_str)
     }
 
+    /// Whether `replacement` applies to a node that fills `slot` (the
+    /// node's [`crate::tree::Tree::slot`]).
     pub fn replacement_fits(&self, replacement: &Replacement, slot: Option<SlotId>) -> bool {
         match &replacement.field {
             None => true,

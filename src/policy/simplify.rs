@@ -250,11 +250,7 @@ impl Simplify {
         let mut order: Vec<NodeId> = (0..tree.len() as NodeId)
             .filter(|&n| {
                 present(n)
-                    && (tree
-                        .grammar
-                        .replacements(tree.kind(n))
-                        .iter()
-                        .any(|r| tree.grammar.replacement_fits(r, tree.slot(n)))
+                    && (self.has_replacements(n)
                         || tree.grammar.has_structural_rewrite(tree.kind(n)))
             })
             .collect();
@@ -266,6 +262,27 @@ impl Simplify {
         }
         order.sort_unstable_by_key(|&n| (std::cmp::Reverse(pass.size[n as usize]), tree.rank(n)));
         order
+    }
+
+    /// Whether some grammar text may replace `n` where it stands.
+    fn has_replacements(&self, n: NodeId) -> bool {
+        let tree = &self.tree;
+        tree.grammar
+            .replacements(tree.kind(n))
+            .iter()
+            .any(|r| tree.grammar.replacement_fits(r, tree.slot(n)))
+    }
+
+    /// The live children of `n` holding kept tokens that fill `field`, in
+    /// order.
+    fn children_in<'a>(&'a self, n: NodeId, field: &'a str) -> impl Iterator<Item = NodeId> + 'a {
+        let pass = self.pass.as_ref().expect("inside a pass");
+        let tree = &self.tree;
+        tree.children(n).iter().copied().filter(move |&c| {
+            tree.grammar.field_name(tree.slot(c)) == Some(field)
+                && pass.size[c as usize] > 0
+                && pass.live.is_live(c)
+        })
     }
 
     /// Whether the kept tokens of `n`, from `first` on, read exactly `text`
@@ -366,12 +383,7 @@ impl Simplify {
         let grammar = &tree.grammar;
         let (name_field, target_field) = grammar.alias_fields(tree.kind(d))?;
         let present = |n: NodeId| pass.size[n as usize] > 0 && pass.live.is_live(n);
-        let child = |field: &str| {
-            tree.children(d)
-                .iter()
-                .copied()
-                .find(|&c| grammar.field_name(tree.slot(c)) == Some(field) && present(c))
-        };
+        let child = |field: &str| self.children_in(d, field).next();
         let name = child(name_field).filter(|&c| pass.size[c as usize] == 1)?;
         let target = child(target_field)?;
         let first_of = |n: NodeId| pass.next_kept[tree.tokens(n).start as usize];
@@ -420,15 +432,8 @@ impl Simplify {
             out.push(n);
             return;
         };
-        let pass = self.pass.as_ref().expect("inside a pass");
-        let tree = &self.tree;
-        for &c in tree.children(n) {
-            if tree.grammar.field_name(tree.slot(c)) == Some(field.as_str())
-                && pass.size[c as usize] > 0
-                && pass.live.is_live(c)
-            {
-                self.follow(c, rest, out);
-            }
+        for c in self.children_in(n, field) {
+            self.follow(c, rest, out);
         }
     }
 
@@ -539,13 +544,7 @@ impl Simplify {
         let Some(rule) = tree.grammar.member_global(tree.kind(n)) else {
             return Vec::new();
         };
-        let by_field = |p: NodeId, field: &str| {
-            tree.children(p).iter().copied().find(|&c| {
-                tree.grammar.field_name(tree.slot(c)) == Some(field)
-                    && pass.size[c as usize] > 0
-                    && pass.live.is_live(c)
-            })
-        };
+        let by_field = |p: NodeId, field: &str| self.children_in(p, field).next();
         let Some(member) = by_field(n, &rule.member_field).filter(|&m| pass.size[m as usize] == 1)
         else {
             return Vec::new();
@@ -574,9 +573,12 @@ impl Simplify {
             let lasting = units.iter().filter(|&&u| !self.implied(u)).count();
             if (lasting as u32) < removed {
                 let text = self.units.join_kept(config, units);
-                if !texts.contains(&text) && texts.len() < 2 {
+                if !texts.contains(&text) {
                     texts.push(text);
                 }
+            }
+            if texts.len() == 2 {
+                break;
             }
         }
         texts
@@ -728,27 +730,19 @@ impl Policy for Simplify {
                 // token) or subtrees from elsewhere (more), then the
                 // structural rewrites; recomputed per call, as the
                 // configuration may have changed since the last.
-                let replaceable = texts
-                    .iter()
-                    .any(|r| tree.grammar.replacement_fits(r, tree.slot(n)))
-                    || self.alias_uses.binary_search(&n).is_ok();
-                let texts = match pass.size[n as usize] {
+                let extra = self.next_text - texts.len();
+                let replaceable =
+                    self.has_replacements(n) || self.alias_uses.binary_search(&n).is_ok();
+                let more_texts = match pass.size[n as usize] {
                     _ if !replaceable => Vec::new(),
                     1 => self.alias_texts(n, first, config),
                     _ => self.donor_texts(n, config),
                 };
-                let extra = self.next_text - tree.grammar.replacements(tree.kind(n)).len();
-                let structural = || {
-                    if tree.grammar.has_structural_rewrite(tree.kind(n)) {
-                        self.structural(n, config)
-                    } else {
-                        Vec::new()
-                    }
-                };
-                let proposal = if extra < texts.len() {
-                    texts.into_iter().nth(extra).map(replace_by)
+                let proposal = if extra < more_texts.len() {
+                    more_texts.into_iter().nth(extra).map(replace_by)
                 } else {
-                    structural().into_iter().nth(extra - texts.len())
+                    let rest = extra - more_texts.len();
+                    self.structural(n, config).into_iter().nth(rest)
                 };
                 if proposal.is_some() {
                     self.next_text += 1;
