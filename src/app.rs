@@ -427,6 +427,8 @@ impl Stages<'_> {
         let mut reparsed: Option<Plan> = None;
         let mut carried = None;
         let mut stage_text = source.to_vec();
+        // A round's tree phase runs while the last one changed something.
+        let mut tree_phase = true;
         loop {
             let stage = reparsed.as_ref().unwrap_or(plan);
             let stage_units = stage.units();
@@ -451,7 +453,9 @@ impl Stages<'_> {
                 reducer = reducer.with_carried(c);
             }
             let full = Configuration::full(stage_units.len());
-            let (mut result, mut reason) = stage.run_rounds(&mut reducer, full, &mut observer);
+            let (mut result, mut reason, tree_changed) =
+                stage.run_rounds(&mut reducer, full, &mut observer, tree_phase);
+            tree_phase = tree_changed;
             let mut bytes = stage_units.render(&result);
             let again = reason == StopReason::Finished
                 && stage.reparses_between_rounds()

@@ -145,6 +145,10 @@ pub struct Grammar {
     /// Member accesses that may become a new top-level variable
     /// (`member_globals`).
     member_globals: HashMap<KindId, MemberGlobal>,
+    /// Kinds whose nodes name something and hold a list whose elements
+    /// go by position (`positional_lists`): the name field and the list
+    /// field.
+    positional_lists: HashMap<KindId, (String, String)>,
 }
 
 /// How a member access names its member and where members are declared
@@ -434,6 +438,14 @@ impl Grammar {
         self.paired_tokens.contains(&kind)
     }
 
+    /// Which bracket pair tokens of `kind` belong to (an index), and whether
+    /// they open it; `None` for tokens that are no bracket. `paired_tokens`
+    /// lists each pair's opening token, then its closing one.
+    pub fn bracket(&self, kind: KindId) -> Option<(usize, bool)> {
+        let at = self.paired_tokens.iter().position(|&k| k == kind)?;
+        Some((at / 2, at % 2 == 0))
+    }
+
     /// Whether tokens of `kind` are identifiers (names).
     pub fn is_identifier(&self, kind: KindId) -> bool {
         self.identifiers.contains(&kind)
@@ -610,13 +622,40 @@ impl Grammar {
         self.member_globals.values()
     }
 
+    /// Declares that a node of `kind` names something in field `name` and
+    /// holds, in field `list`, a list whose elements go by position: the
+    /// lists of all such nodes naming the same thing (a function's
+    /// parameters, every call's arguments) may lose their `i`-th elements
+    /// together.
+    pub fn add_positional_list(&mut self, kind: &str, name: &str, list: &str) -> Result<()> {
+        let k = self.named_kind(kind)?;
+        for field in [name, list] {
+            if !self.kind_has_field(k, field) {
+                bail!("{}: `{kind}` has no field `{field}`", self.name);
+            }
+        }
+        self.positional_lists
+            .insert(k, (name.to_string(), list.to_string()));
+        Ok(())
+    }
+
+    /// The name field and list field of a node of `kind`, if its list's
+    /// elements go by position (`positional_lists`).
+    pub fn positional_list(&self, kind: KindId) -> Option<(&str, &str)> {
+        self.positional_lists
+            .get(&kind)
+            .map(|(name, list)| (name.as_str(), list.as_str()))
+    }
+
     /// Whether a node of `kind` has a structural rewrite the simplify
-    /// pass proposes (a statement value, a member global or an alias
-    /// written out everywhere; hoists have a phase of their own).
+    /// pass proposes (a statement value, a member global, an alias
+    /// written out everywhere or a position dropped from every list of a
+    /// name; hoists have a phase of their own).
     pub fn has_structural_rewrite(&self, kind: KindId) -> bool {
         self.statement_values.contains_key(&kind)
             || self.member_globals.contains_key(&kind)
             || self.alias_fields(kind).is_some()
+            || self.positional_lists.contains_key(&kind)
     }
 
     /// The field name of `slot`, if it is a field.

@@ -160,6 +160,7 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
                 | "statement_values"
                 | "hoists"
                 | "member_globals"
+                | "positional_lists"
         ) {
             bail!("unknown key `{key}`");
         }
@@ -232,6 +233,13 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
         };
         grammar.add_member_global(kind, member, declaration, declarator)?;
     }
+    let shape = "[name field, list field]";
+    for (kind, fields) in kinds_to_texts(object, "positional_lists", shape)? {
+        let [name, list] = fields[..] else {
+            bail!("positional_lists of `{kind}` must be {shape}");
+        };
+        grammar.add_positional_list(kind, name, list)?;
+    }
     if let Some(text) = object.get("implied_text") {
         let text = text.as_str().context("`implied_text` must be a string")?;
         grammar.implied_text = Some(text.to_string());
@@ -260,6 +268,9 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
                 .as_str()
                 .with_context(|| format!("a `{key}` kind is not a string"))?;
             add(grammar, kind)?;
+        }
+        if key == "paired_tokens" && kinds.len() % 2 != 0 {
+            bail!("`paired_tokens` must list pairs: an opening token, then its closing one");
         }
     }
     if let Some(map) = object.get("replacements") {
@@ -978,6 +989,12 @@ mod tests {
                 assert!(k.is_some(), "{}: no token `{token}`", lang.name());
                 assert!(grammar.is_paired_token(k.unwrap()));
             }
+            // Pairs, opening token first.
+            let pairs = data["paired_tokens"].as_array().into_iter().flatten();
+            for (i, token) in pairs.enumerate() {
+                let k = bare.find_kind(token.as_str().unwrap(), false).unwrap();
+                assert_eq!(grammar.bracket(k), Some((i / 2, i % 2 == 0)));
+            }
             for (kind, texts) in data["lists_parse_alone"].as_object().into_iter().flatten() {
                 let k = bare.find_kind(kind, true);
                 assert!(k.is_some(), "{}: no kind `{kind}`", lang.name());
@@ -1024,6 +1041,12 @@ mod tests {
                     grammar.member_global(k.unwrap()).unwrap().declaration,
                     d.unwrap()
                 );
+            }
+            for (kind, fields) in data["positional_lists"].as_object().into_iter().flatten() {
+                let k = bare.find_kind(kind, true);
+                assert!(k.is_some(), "{}: no kind `{kind}`", lang.name());
+                let (name, list) = grammar.positional_list(k.unwrap()).unwrap();
+                assert_eq!([name, list], [&fields[0], &fields[1]]);
             }
             for kind in data["implied_tokens"].as_array().into_iter().flatten() {
                 let kind = kind.as_str().unwrap();

@@ -16,6 +16,7 @@ use reduce::policy::idreplace::IdReplace;
 use reduce::policy::perses::{Perses, PersesOptions};
 use reduce::policy::simplify::Simplify;
 use reduce::policy::tpdd::{TPdd, TPddOptions};
+use reduce::policy::windows::TokenWindows;
 use reduce::policy::{Minimizer, MinimizerSettings, Policy};
 use reduce::reducer::{Candidate, Observer, Reducer, SyntaxFilter, Verdict};
 use reduce::tree::Tree;
@@ -182,6 +183,12 @@ fn policies() -> Vec<(&'static str, Build)> {
         "idreplace",
         Box::new(|t: &Arc<Tree>, u: &Units| {
             Box::new(IdReplace::new(Arc::clone(t), Arc::new(u.clone()))) as Box<dyn Policy>
+        }),
+    ));
+    out.push((
+        "windows",
+        Box::new(|t: &Arc<Tree>, _: &Units| {
+            Box::new(TokenWindows::new(Arc::clone(t))) as Box<dyn Policy>
         }),
     ));
     out

@@ -390,3 +390,25 @@ fn the_default_pipeline_replaces_a_member_access_by_a_global_where_only_the_memb
     let text = String::from_utf8(perses.read("out")).unwrap();
     assert!(text.contains("->"), "{text}");
 }
+
+#[test]
+fn the_default_pipeline_merges_a_caller_into_the_function_it_calls_where_the_call_alone_matters() {
+    let (sb, s, _) = reduce_fixture("c-deprecated", "api.c", &[]);
+    let text = String::from_utf8(sb.read("out")).unwrap();
+    // The warning needs a call of the deprecated function, not a second
+    // function to make it: deleting `} fill(...) {` between the two leaves
+    // the deprecated function calling itself.
+    assert_eq!(text.matches('{').count(), 1, "{text}");
+    assert!(
+        text.contains("buffer_push") && !text.contains("fill"),
+        "{text}"
+    );
+    let merged: u64 = s["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["name"] == "windows")
+        .map(|p| p["successes"].as_u64().unwrap())
+        .sum();
+    assert!(merged >= 1, "{s}");
+}

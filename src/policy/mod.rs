@@ -34,6 +34,7 @@ pub mod tpdd;
 #[cfg(test)]
 mod tree_tests;
 pub mod wdd;
+pub mod windows;
 
 use std::ops::Range;
 

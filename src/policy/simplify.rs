@@ -59,7 +59,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::configuration::{Configuration, Delta, Proposal};
-use crate::grammar::KindId;
+use crate::grammar::{KindId, Role};
 use crate::policy::Policy;
 use crate::tree::{Liveness, NodeId, Tree};
 use crate::units::Units;
@@ -157,6 +157,9 @@ pub struct Simplify {
     /// Where each member name is declared (`member_globals`): the
     /// declaring node and the declarator naming it.
     members: Arc<Members>,
+    /// The nodes with a positional list (`positional_lists`), by the text
+    /// of their one-token name, in preorder.
+    positional: Arc<HashMap<Vec<u8>, Vec<NodeId>>>,
     /// Whether this is the closing hoist pass (see [`Simplify::hoists`]),
     /// which proposes nothing else.
     hoisting: bool,
@@ -169,6 +172,7 @@ impl Simplify {
         assert_eq!(tree.unit_count(), units.len(), "the tree's units");
         let (aliases, alias_uses) = find_aliases(&tree, &units);
         let members = find_members(&tree, &units);
+        let positional = find_positional(&tree, &units);
         Simplify {
             tree,
             units,
@@ -180,6 +184,7 @@ impl Simplify {
             aliases: Arc::new(aliases),
             alias_uses: Arc::new(alias_uses),
             members: Arc::new(members),
+            positional: Arc::new(positional),
             hoisting: false,
         }
     }
@@ -368,7 +373,74 @@ impl Simplify {
         if grammar.alias_fields(tree.kind(n)).is_some() {
             out.extend(self.write_out_alias(n, config));
         }
+        if grammar.positional_list(tree.kind(n)).is_some() {
+            out.extend(self.drop_positions(n, config));
+        }
         out
+    }
+
+    /// For each position of the positional lists naming what `n` names
+    /// (a function's parameters and every call's arguments), that
+    /// position deleted from all of them at once: `f(int a, int b) {}
+    /// ... f(x, y)` → `f(int a) {} ... f(x)`. Proposed once per sweep,
+    /// at the first live such node, and only where there are at least two
+    /// (one list alone is the tree policies' to shorten) and every list
+    /// has the same number of elements (else positions do not match up:
+    /// a variadic function, a K&R call).
+    fn drop_positions(&self, n: NodeId, config: &Configuration) -> Vec<Proposal> {
+        let pass = self.pass.as_ref().expect("inside a pass");
+        let tree = &self.tree;
+        let present = |m: NodeId| pass.size[m as usize] > 0 && pass.live.is_live(m);
+        let name_unit = |m: NodeId| {
+            let (name_field, _) = tree.grammar.positional_list(tree.kind(m))?;
+            let name = self.children_in(m, name_field).next()?;
+            (pass.size[name as usize] == 1)
+                .then(|| pass.next_kept[tree.tokens(name).start as usize])
+        };
+        let Some(unit) = name_unit(n) else {
+            return Vec::new();
+        };
+        let name = self.units.token_text(config, unit);
+        let Some(group) = self.positional.get(name.trim_ascii()) else {
+            return Vec::new();
+        };
+        let namesakes: Vec<NodeId> = group
+            .iter()
+            .copied()
+            .filter(|&m| {
+                present(m) && name_unit(m).is_some_and(|u| self.units.token_text(config, u) == name)
+            })
+            .collect();
+        if namesakes.len() < 2 || namesakes[0] != n {
+            return Vec::new();
+        }
+        let elements_of = |m: NodeId| -> Vec<NodeId> {
+            let (_, list_field) = tree.grammar.positional_list(tree.kind(m)).expect("listed");
+            let Some(list) = self.children_in(m, list_field).next() else {
+                return Vec::new();
+            };
+            tree.children(list)
+                .iter()
+                .copied()
+                .filter(|&c| {
+                    present(c)
+                        && tree.deletable(c)
+                        && tree.role(c) != Role::Extra
+                        && !tree.is_separator_child(list, c)
+                })
+                .collect()
+        };
+        let lists: Vec<Vec<NodeId>> = namesakes.iter().map(|&m| elements_of(m)).collect();
+        let count = lists[0].len();
+        if lists.iter().any(|l| l.len() != count) {
+            return Vec::new();
+        }
+        (0..count)
+            .map(|i| {
+                let nodes: Vec<NodeId> = lists.iter().map(|l| l[i]).collect();
+                Proposal::delete(tree.deletion_delta(&nodes, config))
+            })
+            .collect()
     }
 
     /// Alias definition `d` deleted and every live use of its name
@@ -639,6 +711,30 @@ fn find_aliases(tree: &Tree, units: &Units) -> (HashMap<Vec<u8>, Vec<NodeId>>, V
         })
         .collect();
     (aliases, uses)
+}
+
+/// The nodes of kinds with a positional list (`positional_lists`) whose
+/// name is one identifier token, by that token's text, in preorder.
+fn find_positional(tree: &Tree, units: &Units) -> HashMap<Vec<u8>, Vec<NodeId>> {
+    let grammar = &tree.grammar;
+    let mut found: HashMap<Vec<u8>, Vec<NodeId>> = HashMap::default();
+    for n in 0..tree.len() as NodeId {
+        let Some((name_field, _)) = grammar.positional_list(tree.kind(n)) else {
+            continue;
+        };
+        let name = tree
+            .children(n)
+            .iter()
+            .find(|&&c| grammar.field_name(tree.slot(c)) == Some(name_field));
+        if let Some(&name) = name
+            && tree.tokens(name).len() == 1
+            && grammar.is_identifier(tree.kind(name))
+        {
+            let text = units.text(tree.tokens(name).start).trim_ascii().to_vec();
+            found.entry(text).or_default().push(n);
+        }
+    }
+    found
 }
 
 /// Each member name's declaring nodes, with the declarator naming it.
@@ -1197,5 +1293,45 @@ int main(void) {
             t.contains("use(") && t.contains("m)")
         });
         assert!(out.text.contains("use(o->m)"), "{}", out.text);
+    }
+
+    #[test]
+    fn a_parameter_goes_with_its_argument_at_every_call() {
+        let source = "int g(int a, long b, char *c);\n\
+                      int g(int a, long b, char *c) { return use(b); }\n\
+                      int f(void) { return g(1, 2, \"x\") + g(3, 4, 0); }\n";
+        // The bug needs `g` to pass `b` on; like a compiler, the oracle
+        // wants every list of `g` as long as the others, so `a` and `c`
+        // may go only from the prototype, the definition and both calls
+        // at once.
+        let arities = |t: &str| -> Vec<usize> {
+            t.split("g(")
+                .skip(1)
+                .map(|rest| rest[..rest.find(')').unwrap_or(0)].matches(',').count())
+                .collect()
+        };
+        let out = simplify(Language::C, source, |t| {
+            let lists = arities(t);
+            t.contains("use(b)")
+                && t.contains(" b) {")
+                && lists.len() == 4
+                && lists.iter().all(|&n| n == lists[0])
+        });
+        assert_eq!(arities(&out.text), [0, 0, 0, 0], "{}", out.text);
+        assert!(!out.text.contains("char"), "{}", out.text);
+        assert!(out.text.contains(" b);\n"), "{}", out.text);
+        assert!(
+            out.text.contains("g(2)") && out.text.contains("g(4)"),
+            "{}",
+            out.text
+        );
+        // A call with a different number of arguments: positions do not
+        // match up, nothing is proposed.
+        let source = "int g(int a, int b) { return a; }\nint f(void) { return g(1); }\n";
+        let proposals = all_proposals(Language::C, source);
+        assert!(
+            !proposals.iter().any(|p| p.contains("g(int a)")),
+            "{proposals:?}"
+        );
     }
 }

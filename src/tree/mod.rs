@@ -196,7 +196,8 @@ impl Tree {
         Delta::from_ranges(ranges)
     }
 
-    fn is_separator_child(&self, p: NodeId, c: NodeId) -> bool {
+    /// Whether `c` is a separator token of the separated list `p`.
+    pub fn is_separator_child(&self, p: NodeId, c: NodeId) -> bool {
         self.is_leaf(c) && self.grammar.is_separator(self.kind(p), self.kind(c))
     }
 
