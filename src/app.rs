@@ -472,7 +472,7 @@ impl Stages<'_> {
                 return Ok((bytes, result.len(), reason, state));
             }
             carried = Some(state);
-            reparsed = Some(Plan::new(cli, self.lang, bytes.clone())?);
+            reparsed = Some(Plan::new(cli, self.lang, bytes.clone())?.for_a_later_round());
             stage_text = bytes;
         }
     }

@@ -130,6 +130,9 @@ pub struct Plan {
     closing: Vec<Phase>,
     settings: TreeSettings,
     unit_weights: Arc<Vec<u64>>,
+    /// Whether this plan runs a round after the first on a fresh parse
+    /// (see [`Self::for_a_later_round`]).
+    later_round: bool,
 }
 
 fn minimizer_of(inner: Inner) -> Minimizer {
@@ -265,7 +268,19 @@ impl Plan {
             repeat,
             settings,
             unit_weights,
+            later_round: false,
         })
+    }
+
+    /// The same plan for a round after the first, on the text the rounds
+    /// before left: its token-level Dr. DD runs single-token scans only.
+    /// That text is 1-minimal in tokens but for what the last round's
+    /// other phases changed, and Dr. DD's coarse levels found nothing
+    /// there: on the nested-struct case they were most of a later
+    /// round's Dr. DD tests (147 of 147 in its third round).
+    pub fn for_a_later_round(mut self) -> Self {
+        self.later_round = true;
+        self
     }
 
     pub fn units(&self) -> &Units {
@@ -324,6 +339,10 @@ impl Plan {
                     .sparing(Arc::new(BitSet::from_units(tree.unit_count(), brackets))),
                 )
             }
+            Phase::Flat(Minimizer::DrDd) if self.later_round => Box::new(FlatPolicy::new(
+                Box::new(DrDd::single_scans(s.minimizer.restarts)),
+                Arc::clone(&self.unit_weights),
+            )),
             Phase::Flat(m) => Box::new(FlatPolicy::new(
                 m.build(&s.minimizer),
                 Arc::clone(&self.unit_weights),
