@@ -582,4 +582,25 @@ mod tests {
         assert_eq!(names[0], "simplify", "{names:?}");
         assert!(!tree_changed && !text.contains("unused"), "{text}");
     }
+
+    #[test]
+    fn a_later_rounds_token_pass_starts_with_single_tokens() {
+        let cli = Cli::parse_from(["reduce", "--oracle", "x", "in.c"]);
+        let source = b"int f(void) { return 1 + 2; }\n".to_vec();
+        let first = Plan::new(&cli, Lang::Tree(Language::C), source.clone()).unwrap();
+        let later = Plan::new(&cli, Lang::Tree(Language::C), source)
+            .unwrap()
+            .for_a_later_round();
+        let full = Configuration::full(first.units().len());
+        let first_proposal = |plan: &Plan| {
+            let mut drdd = plan.build(Phase::Flat(Minimizer::DrDd));
+            drdd.start_pass(&full);
+            let proposal = drdd.next_proposal(&full).unwrap();
+            proposal.delta.removes_from(&full)
+        };
+        // The first round's Dr. DD starts with half the tokens, a later
+        // round's with one.
+        assert_eq!(first_proposal(&first), full.len() / 2);
+        assert_eq!(first_proposal(&later), 1);
+    }
 }
