@@ -21,14 +21,19 @@
 //! rewritten tokens is also a kind of one of `b`'s tokens (a type's uses
 //! become another type, a field's another field). Each name with at least
 //! two kept tokens is tried, in rank order, against at most [`MAX_TARGETS`]
-//! earlier names, nearest rank first.
+//! earlier names, nearest rank first; then against as many later names
+//! (a global's uses may become the function declared after it, C-Vise's
+//! `g() { g; }`), where the proposal also deletes what holds `a`'s first
+//! token: its largest deletable ancestor that holds no other kept
+//! identifier (`a;`, or `a` in `int a, b;`), which the rewrite leaves
+//! unused. Without that declaration to delete, no later name is tried.
 //!
-//! Termination: a committed step keeps the token count and lowers the sum,
-//! over kept identifier tokens that read a name, of that name's rank (the
-//! rewritten tokens move to an earlier name; no other token changes).
-//! Deletions lower the token count and the simplify policy's rewrites never
-//! raise that sum, so the default pipeline, which repeats its round while
-//! something changes, still ends.
+//! Termination: a committed step either lowers the token count or keeps it
+//! and lowers the sum, over kept identifier tokens that read a name, of
+//! that name's rank (the rewritten tokens move to an earlier name; no other
+//! token changes). Deletions lower the token count and the simplify
+//! policy's rewrites never raise that sum, so the default pipeline, which
+//! repeats its round while something changes, still ends.
 //!
 //! Schedule: like [`crate::policy::simplify::Simplify`], a sweep over the
 //! names of the configuration it starts on; a success ends the reduce
@@ -41,7 +46,7 @@ use std::sync::Arc;
 use crate::configuration::{Configuration, Delta, Proposal};
 use crate::grammar::KindId;
 use crate::policy::Policy;
-use crate::tree::Tree;
+use crate::tree::{NodeId, Tree};
 use crate::units::Units;
 
 /// How many earlier names a name's uses are tried with, nearest rank first.
@@ -127,7 +132,8 @@ impl IdReplace {
     }
 
     /// The names `name`'s later occurrences may become, best first: earlier
-    /// names whose kinds cover those of the rewritten tokens.
+    /// names whose kinds cover those of the rewritten tokens, nearest rank
+    /// first, then later ones, nearest first.
     fn targets(&self, name: &[u8]) -> Vec<&[u8]> {
         let Some(own) = self.names.get(name) else {
             return Vec::new();
@@ -137,18 +143,43 @@ impl IdReplace {
             .map(|&u| self.tree.kind(self.tree.leaf_of(u)))
             .collect();
         let rank = self.rank[name];
-        let mut targets: Vec<(u32, &[u8])> = self
-            .names
-            .iter()
-            .filter(|(other, occ)| {
-                self.rank[other.as_slice()] < rank
-                    && rewritten.iter().all(|k| occ.kinds.contains(k))
-            })
+        let candidates = self.names.iter().filter(|(other, occ)| {
+            other.as_slice() != name && rewritten.iter().all(|k| occ.kinds.contains(k))
+        });
+        let (mut earlier, mut later): (Vec<(u32, &[u8])>, Vec<(u32, &[u8])>) = candidates
             .map(|(other, _)| (self.rank[other.as_slice()], other.as_slice()))
-            .collect();
-        targets.sort_unstable_by_key(|&(r, _)| std::cmp::Reverse(r));
-        targets.truncate(MAX_TARGETS);
-        targets.into_iter().map(|(_, t)| t).collect()
+            .partition(|&(r, _)| r < rank);
+        earlier.sort_unstable_by_key(|&(r, _)| std::cmp::Reverse(r));
+        later.sort_unstable_by_key(|&(r, _)| r);
+        earlier.truncate(MAX_TARGETS);
+        later.truncate(MAX_TARGETS);
+        earlier.into_iter().chain(later).map(|(_, t)| t).collect()
+    }
+
+    /// What a rewrite to a later name deletes with it: the largest
+    /// deletable ancestor of kept unit `first` (a name's first token)
+    /// holding no other kept identifier, if there is one.
+    fn declaration_of(&self, first: u32, config: &Configuration) -> Option<NodeId> {
+        let tree = &self.tree;
+        let holds_another_name = |n: NodeId| {
+            let tokens = tree.tokens(n);
+            (tokens.start..tokens.end).any(|u| {
+                u != first
+                    && config.kept.contains(u)
+                    && tree.grammar.is_identifier(tree.kind(tree.leaf_of(u)))
+            })
+        };
+        let mut node = tree.leaf_of(first);
+        let mut found = None;
+        loop {
+            if tree.deletable(node) {
+                found = Some(node);
+            }
+            match tree.parent(node) {
+                Some(parent) if !holds_another_name(parent) => node = parent,
+                _ => return found,
+            }
+        }
     }
 }
 
@@ -174,25 +205,30 @@ impl Policy for IdReplace {
         }
     }
 
-    fn next_proposal(&mut self, _config: &Configuration) -> Option<Proposal> {
+    fn next_proposal(&mut self, config: &Configuration) -> Option<Proposal> {
         let order = Arc::clone(self.order.as_ref()?);
         while let Some(name) = order.get(self.cursor) {
             let occurrences = self.names.get(name).map_or(0, |o| o.units.len());
-            if occurrences >= 2 {
-                let target = self.targets(name).get(self.next_target).map(|t| t.to_vec());
-                if let Some(target) = target {
-                    self.next_target += 1;
-                    let text: Arc<[u8]> = Arc::from(target);
-                    let proposal = Proposal {
-                        delta: Delta::new(),
-                        rewrites: self.names[name].units[1..]
-                            .iter()
-                            .map(|&u| (u, Arc::clone(&text)))
-                            .collect(),
-                        layout: None,
+            while occurrences >= 2 {
+                let Some(target) = self.targets(name).get(self.next_target).map(|t| t.to_vec())
+                else {
+                    break;
+                };
+                self.next_target += 1;
+                let units = &self.names[name].units;
+                let mut delta = Delta::new();
+                if self.rank[target.as_slice()] > self.rank[name.as_slice()] {
+                    let Some(declaration) = self.declaration_of(units[0], config) else {
+                        break;
                     };
-                    return Some(proposal);
+                    delta = self.tree.deletion_delta(&[declaration], config);
                 }
+                let text: Arc<[u8]> = Arc::from(target);
+                return Some(Proposal {
+                    delta,
+                    rewrites: units[1..].iter().map(|&u| (u, Arc::clone(&text))).collect(),
+                    layout: None,
+                });
             }
             self.cursor += 1;
             self.next_target = 0;
@@ -291,12 +327,42 @@ mod tests {
 
     #[test]
     fn a_names_uses_become_an_earlier_name_and_its_declaration_stays_for_deletion() {
-        let (out, ..) = replace_from(SUM, None, 1, sum_of_declared);
+        // The bug needs `a` itself: `b`'s use becomes `a`, `int b;` stays
+        // for the tree policy to delete.
+        let needs_a = |t: &str| sum_of_declared(t) && t.contains("int a;");
+        let (out, ..) = replace_from(SUM, None, 1, needs_a);
         assert_eq!(
             collapse(&out.text),
             "int a; int b; int f(void) { return crash(a + a); }"
         );
         assert_eq!(out.steps.len(), 1);
+    }
+
+    #[test]
+    fn a_names_uses_become_a_later_name_only_together_with_the_declaration_they_leave_unused() {
+        // `a` comes first, so its use may only become a later name, and
+        // then `int a;` goes in the same step.
+        let (out, ..) = replace_from(SUM, None, 1, sum_of_declared);
+        assert_eq!(
+            collapse(&out.text),
+            "int b; int f(void) { return crash(b + b); }"
+        );
+        assert_eq!(out.steps.len(), 1);
+        // A global's use becomes the function declared after it.
+        let source = "int g;\nint f(void) { return crash(g); }\n";
+        let proposals = first_pass_proposals(source);
+        assert_eq!(
+            proposals,
+            [
+                "int f(void) { return crash(f); }",
+                "int f(void) { return crash(crash); }"
+            ]
+        );
+        // Where every ancestor of the name's first token holding nothing
+        // else cannot be deleted, no later name is tried: `f` is a
+        // function's name, and its use may only become an earlier name.
+        let source = "int f(void) { return f(); }\nint g(void) { return 1; }\n";
+        assert!(first_pass_proposals(source).is_empty());
     }
 
     /// The sum, over kept identifier tokens that read a name, of its rank.
@@ -309,24 +375,25 @@ mod tests {
     }
 
     #[test]
-    fn every_step_keeps_the_tokens_and_lowers_the_rank_sum_and_a_second_run_changes_nothing() {
+    fn every_step_lowers_the_tokens_or_keeps_them_and_lowers_the_rank_sum_and_a_second_run_changes_nothing()
+     {
         let source = "int a, b, c, d;\nint f(void) { return crash(d * c - b + a + d + c); }\n";
         let anything_calling_crash = |t: &str| t.contains("crash(");
         let (out, config, tree, units) = replace_from(source, None, 1, anything_calling_crash);
         let policy = IdReplace::new(tree, Arc::new(units.clone()));
         let full = Configuration::full(units.len());
         assert!(out.steps.len() >= 3, "{}", out.text);
-        let mut before = rank_sum(&policy, &full);
+        let mut before = (full.len(), rank_sum(&policy, &full));
         for step in &out.steps {
-            assert_eq!(step.len(), full.len(), "no token is deleted");
-            let now = rank_sum(&policy, step);
-            assert!(now < before, "{now} after {before}");
+            let now = (step.len(), rank_sum(&policy, step));
+            assert!(now < before, "{now:?} after {before:?}");
             before = now;
         }
-        // Every use reads `a` now; each declaration keeps its own name.
+        // Every use reads `f` now, the one later name whose use may stand
+        // for them, and the declarations they left unused went with them.
         assert_eq!(
             collapse(&out.text),
-            "int a, b, c, d; int f(void) { return crash(a * a - a + a + a + a); }"
+            "int f(void) { return crash(f * f - f + f + f + f); }"
         );
         let (again, ..) = replace_from(source, Some(config), 1, anything_calling_crash);
         assert!(again.steps.is_empty());
@@ -367,14 +434,19 @@ mod tests {
     }
 
     #[test]
-    fn each_name_tries_at_most_the_nearest_earlier_names() {
+    fn each_name_tries_at_most_the_nearest_earlier_names_then_the_nearest_later_ones() {
         let source = "int a, b, c, d, e, f, g;\nint h(void) { return g + g; }\n";
-        let proposals: Vec<String> = first_pass_proposals(source)
+        let proposals = first_pass_proposals(source);
+        let uses: Vec<&str> = proposals
             .iter()
-            .map(|text| text.rsplit("return ").next().unwrap().to_string())
+            .map(|text| text.rsplit("return ").next().unwrap())
             .collect();
-        assert_eq!(proposals, ["f + f; }", "e + e; }", "d + d; }", "c + c; }"]);
-        assert_eq!(proposals.len(), MAX_TARGETS);
+        assert_eq!(
+            uses,
+            ["f + f; }", "e + e; }", "d + d; }", "c + c; }", "h + h; }"]
+        );
+        assert_eq!(uses.len(), MAX_TARGETS + 1, "one later name: h");
+        assert!(proposals[4].starts_with("int a, b, c, d, e, f; int h"));
     }
 
     #[test]
