@@ -146,9 +146,8 @@ impl IdReplace {
         let candidates = self.names.iter().filter(|(other, occ)| {
             other.as_slice() != name && rewritten.iter().all(|k| occ.kinds.contains(k))
         });
-        let (mut earlier, mut later): (Vec<(u32, &[u8])>, Vec<(u32, &[u8])>) = candidates
-            .map(|(other, _)| (self.rank[other.as_slice()], other.as_slice()))
-            .partition(|&(r, _)| r < rank);
+        let ranked = candidates.map(|(other, _)| (self.rank[other.as_slice()], other.as_slice()));
+        let (mut earlier, mut later): (Vec<_>, Vec<_>) = ranked.partition(|&(r, _)| r < rank);
         earlier.sort_unstable_by_key(|&(r, _)| std::cmp::Reverse(r));
         later.sort_unstable_by_key(|&(r, _)| r);
         earlier.truncate(MAX_TARGETS);
