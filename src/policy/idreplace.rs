@@ -208,26 +208,29 @@ impl Policy for IdReplace {
         let order = Arc::clone(self.order.as_ref()?);
         while let Some(name) = order.get(self.cursor) {
             let occurrences = self.names.get(name).map_or(0, |o| o.units.len());
-            while occurrences >= 2 {
-                let Some(target) = self.targets(name).get(self.next_target).map(|t| t.to_vec())
-                else {
-                    break;
-                };
+            let target = self.targets(name).get(self.next_target).map(|t| t.to_vec());
+            if occurrences >= 2
+                && let Some(target) = target
+            {
                 self.next_target += 1;
                 let units = &self.names[name].units;
-                let mut delta = Delta::new();
-                if self.rank[target.as_slice()] > self.rank[name.as_slice()] {
-                    let Some(declaration) = self.declaration_of(units[0], config) else {
-                        break;
-                    };
-                    delta = self.tree.deletion_delta(&[declaration], config);
+                // A later name needs the declaration deleted; without one,
+                // the name's later targets are skipped with the rest.
+                let later = self.rank[target.as_slice()] > self.rank[name.as_slice()];
+                let delta = match later.then(|| self.declaration_of(units[0], config)) {
+                    None => Some(Delta::new()),
+                    Some(declaration) => {
+                        declaration.map(|d| self.tree.deletion_delta(&[d], config))
+                    }
+                };
+                if let Some(delta) = delta {
+                    let text: Arc<[u8]> = Arc::from(target);
+                    return Some(Proposal {
+                        delta,
+                        rewrites: units[1..].iter().map(|&u| (u, Arc::clone(&text))).collect(),
+                        layout: None,
+                    });
                 }
-                let text: Arc<[u8]> = Arc::from(target);
-                return Some(Proposal {
-                    delta,
-                    rewrites: units[1..].iter().map(|&u| (u, Arc::clone(&text))).collect(),
-                    layout: None,
-                });
             }
             self.cursor += 1;
             self.next_target = 0;
