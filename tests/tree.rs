@@ -28,6 +28,17 @@ fn reduce_fixture(
     (sb, s, original)
 }
 
+/// Successes of every phase named `name` in stats `s`, over all rounds.
+fn successes_of(s: &serde_json::Value, name: &str) -> u64 {
+    s["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["name"] == name)
+        .map(|p| p["successes"].as_u64().unwrap())
+        .sum()
+}
+
 fn gcc_accepts(sb: &Sandbox, file: &str) -> bool {
     std::process::Command::new("gcc")
         .args(["-fsyntax-only", "-x", "c", "-w"])
@@ -325,13 +336,7 @@ fn the_default_pipeline_gives_a_names_uses_an_earlier_name_so_its_declaration_go
     assert_eq!(globals.len(), 1, "{text}");
     let sum = format!("crash({0} + {0})", globals[0]);
     assert!(text.contains(&sum), "{text}");
-    let phases = s["phases"].as_array().unwrap();
-    let replaced: u64 = phases
-        .iter()
-        .filter(|p| p["name"] == "idreplace")
-        .map(|p| p["successes"].as_u64().unwrap())
-        .sum();
-    assert!(replaced >= 1, "{phases:?}");
+    assert!(successes_of(&s, "idreplace") >= 1, "{s}");
     // Deletion alone keeps both variables.
     let (perses, ..) = reduce_fixture("c-names", "sum.c", &["--algo", "perses"]);
     let text = String::from_utf8(perses.read("out")).unwrap();
@@ -377,14 +382,7 @@ fn the_default_pipeline_replaces_a_member_access_by_a_global_where_only_the_memb
     // member was, and the structs and the parameter went.
     assert!(!text.contains("->") && !text.contains("struct"), "{text}");
     assert!(text.contains("volatile"), "{text}");
-    let simplified: u64 = s["phases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|p| p["name"] == "simplify")
-        .map(|p| p["successes"].as_u64().unwrap())
-        .sum();
-    assert!(simplified >= 1, "{s}");
+    assert!(successes_of(&s, "simplify") >= 1, "{s}");
     // Deletion alone keeps the structs.
     let (perses, ..) = reduce_fixture("c-warning", "warn.c", &["--algo", "perses"]);
     let text = String::from_utf8(perses.read("out")).unwrap();
@@ -403,12 +401,5 @@ fn the_default_pipeline_merges_a_caller_into_the_function_it_calls_where_the_cal
         text.contains("buffer_push") && !text.contains("fill"),
         "{text}"
     );
-    let merged: u64 = s["phases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|p| p["name"] == "windows")
-        .map(|p| p["successes"].as_u64().unwrap())
-        .sum();
-    assert!(merged >= 1, "{s}");
+    assert!(successes_of(&s, "windows") >= 1, "{s}");
 }
