@@ -81,7 +81,7 @@ enum Phase {
     /// otherwise find the moved text in the rewrite of a token it could
     /// delete alone (an implied `int` before a function's name).
     Hoist,
-    /// A name's uses rewritten to an earlier name (Vulcan's identifier replacement).
+    /// A name's uses rewritten to another name (Vulcan's identifier replacement).
     IdReplace,
     /// Runs of a few consecutive tokens that no node holds (`} g ( ) {`).
     Windows,
@@ -512,7 +512,7 @@ pub fn list_algos() -> String {
 Algorithms (--algo):
   auto     default: perses (sweep schedule, inner drdd) to its fixpoint, then simplify
            (per-language rewrites, smaller subtrees from elsewhere), then idreplace (a
-           name's uses become an earlier name, so its declaration can go), then
+           name's uses become another name, so its declaration can go), then
            token-level drdd, then runs of 2-10 tokens that cross node boundaries,
            repeated on a fresh parse while a round still changes something (perses
            only while it found something in the round before); for C,

@@ -49,7 +49,8 @@ use crate::policy::Policy;
 use crate::tree::{NodeId, Tree};
 use crate::units::Units;
 
-/// How many earlier names a name's uses are tried with, nearest rank first.
+/// How many earlier names, and then how many later ones, a name's uses are
+/// tried with, nearest rank first.
 /// Vulcan tries every other name; in reduced C, a name's replacement is
 /// almost always one declared shortly before it, and the bound keeps a
 /// sweep linear in the number of names.
@@ -64,7 +65,7 @@ struct Occurrences {
     kinds: Vec<KindId>,
 }
 
-/// Replaces a name's later occurrences by an earlier name.
+/// Replaces a name's later occurrences by another name.
 #[derive(Clone)]
 pub struct IdReplace {
     tree: Arc<Tree>,
