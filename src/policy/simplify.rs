@@ -31,7 +31,8 @@
 //! a declaration in a block becomes the statement of its value
 //! (`statement_values`), a member access chain a new top-level variable
 //! declared as the member is (`member_globals`), an alias definition is
-//! written out at every use and deleted (`aliases`); [`Simplify::hoists`]
+//! written out at every use and deleted (`aliases`), a parameter is
+//! deleted with its argument at every call (`positional_lists`); [`Simplify::hoists`]
 //! builds auto's closing pass that moves declarations to the top level.
 //!
 //! Schedule: a *sweep* visits the nodes that have replacements (that fit
@@ -353,11 +354,11 @@ impl Simplify {
     /// Rewrites of `n`'s structure the grammar allows (see
     /// [`crate::grammar::Grammar::has_structural_rewrite`]), in this order:
     /// the statement of its value, the top-level variables that may stand
-    /// for it as a member access, its alias written out at every use. Each
-    /// deletes at least two kept tokens and otherwise only rewrites kept
-    /// tokens, so the measure in the module comment falls; a new variable
-    /// or a written-out alias is only proposed when the text's tokens fall
-    /// too.
+    /// for it as a member access, its alias written out at every use, each
+    /// position of its positional lists dropped. Each deletes at least two
+    /// kept tokens and otherwise only rewrites kept tokens, so the measure
+    /// in the module comment falls; a new variable or a written-out alias
+    /// is only proposed when the text's tokens fall too.
     fn structural(&self, n: NodeId, config: &Configuration) -> Vec<Proposal> {
         let tree = &self.tree;
         let grammar = &tree.grammar;
