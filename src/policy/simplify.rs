@@ -405,14 +405,16 @@ impl Simplify {
         let Some(group) = self.positional.get(name.trim_ascii()) else {
             return Vec::new();
         };
-        let namesakes: Vec<NodeId> = group
-            .iter()
-            .copied()
-            .filter(|&m| {
-                present(m) && name_unit(m).is_some_and(|u| self.units.token_text(config, u) == name)
-            })
-            .collect();
-        if namesakes.len() < 2 || namesakes[0] != n {
+        let same_name = |m: NodeId| {
+            present(m) && name_unit(m).is_some_and(|u| self.units.token_text(config, u) == name)
+        };
+        // Only the first live namesake proposes (found without walking the
+        // whole group: a function may be called thousands of times).
+        if group.iter().copied().find(|&m| same_name(m)) != Some(n) {
+            return Vec::new();
+        }
+        let namesakes: Vec<NodeId> = group.iter().copied().filter(|&m| same_name(m)).collect();
+        if namesakes.len() < 2 {
             return Vec::new();
         }
         let elements_of = |m: NodeId| -> Vec<NodeId> {

@@ -14,7 +14,9 @@
 //!
 //! A pass ends at the first interesting run; the next pass goes on from the
 //! same width and position, so one sweep costs at most one proposal per
-//! width and kept token.
+//! width and kept token. It is a finishing pass: on a text of more than
+//! [`MAX_KEPT`] tokens (a large input the tree policies could not shrink)
+//! it proposes nothing, since every proposal renders the whole text.
 
 use std::sync::Arc;
 
@@ -25,12 +27,19 @@ use crate::tree::{NodeId, Tree};
 /// The longest run proposed. `} static int g ( int x ) {` is nine tokens.
 pub const MAX_WIDTH: usize = 10;
 
+/// The most kept tokens a text may have for runs to be proposed in it:
+/// a sweep then renders it at most `MAX_WIDTH - 1` times per token (about
+/// 40,000 renderings of some 30 KB; the shared bench's results after the
+/// tree phase are 20–450 tokens).
+pub const MAX_KEPT: u32 = 4096;
+
 /// Proposes runs of consecutive kept tokens, widest first.
 #[derive(Clone)]
 pub struct TokenWindows {
     tree: Arc<Tree>,
-    /// The kept units of the current pass, in order.
-    kept: Vec<u32>,
+    /// The kept units of the current pass, in order (none on a text of
+    /// more than [`MAX_KEPT`] tokens); shared by speculative copies.
+    kept: Arc<Vec<u32>>,
     /// The width being swept.
     width: usize,
     /// The start (an index into `kept`) of the next run to consider.
@@ -41,7 +50,7 @@ impl TokenWindows {
     pub fn new(tree: Arc<Tree>) -> Self {
         TokenWindows {
             tree,
-            kept: Vec::new(),
+            kept: Arc::default(),
             width: MAX_WIDTH,
             next: 0,
         }
@@ -128,13 +137,18 @@ impl Policy for TokenWindows {
     }
 
     fn start_pass(&mut self, config: &Configuration) {
-        self.kept = config.kept.iter().collect();
+        self.kept = Arc::new(if config.len() <= MAX_KEPT {
+            config.kept.iter().collect()
+        } else {
+            Vec::new()
+        });
     }
 
     fn next_proposal(&mut self, config: &Configuration) -> Option<Proposal> {
+        let kept = Arc::clone(&self.kept);
         while self.width >= 2 {
-            while self.next + self.width <= self.kept.len() {
-                let run = &self.kept[self.next..self.next + self.width];
+            while self.next + self.width <= kept.len() {
+                let run = &kept[self.next..self.next + self.width];
                 self.next += 1;
                 let (first, last) = (run[0], run[run.len() - 1]);
                 if !self.keeps_brackets_balanced(run) || self.follows_the_tree(first, last, config)
@@ -269,5 +283,21 @@ mod tests {
         let next = windows.next_proposal(&config).expect("more runs");
         assert_eq!(run_text(&units, &next), "f ( ) ; f");
         assert!(!windows.on_reduced(None));
+    }
+
+    #[test]
+    fn a_text_too_long_for_a_finishing_pass_gets_no_runs() {
+        let statements = "x = 1; ".repeat(MAX_KEPT as usize / 4 + 1);
+        let (tree, units) = parse(&format!("f() {{ {statements}}}"));
+        assert!(units.len() > MAX_KEPT);
+        let full = Configuration::full(units.len());
+        let mut windows = TokenWindows::new(Arc::clone(&tree));
+        windows.start_pass(&full);
+        assert!(windows.next_proposal(&full).is_none());
+        // The same text cut below the bound gets them.
+        let short = Configuration::from_units(units.len(), 0..MAX_KEPT - 1);
+        let mut windows = TokenWindows::new(tree);
+        windows.start_pass(&short);
+        assert!(windows.next_proposal(&short).is_some());
     }
 }
