@@ -20,6 +20,7 @@ use crate::policy::perses::{Perses, PersesOptions, PersesSchedule};
 use crate::policy::simplify::Simplify;
 use crate::policy::testing::XorShift;
 use crate::policy::tpdd::{TPdd, TPddOptions};
+use crate::policy::windows::TokenWindows;
 use crate::policy::{Minimizer, MinimizerSettings, Policy};
 use crate::reducer::{Candidate, Limits, Quiet, Reducer, StopReason, SyntaxFilter, Verdict};
 use crate::tree::Tree;
@@ -150,6 +151,7 @@ fn tree_policies(tree: &Arc<Tree>, units: &Units, inner: Minimizer) -> Vec<Box<d
         Box::new(TPdd::new(Arc::clone(tree), TPddOptions::default())),
         Box::new(Simplify::new(Arc::clone(tree), Arc::new(units.clone()))),
         Box::new(IdReplace::new(Arc::clone(tree), Arc::new(units.clone()))),
+        Box::new(TokenWindows::new(Arc::clone(tree))),
     ]
 }
 
