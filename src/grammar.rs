@@ -467,14 +467,7 @@ impl Grammar {
         target: &str,
         along: &[&str],
     ) -> Result<()> {
-        let Some(k) = self.find_kind(kind, true) else {
-            bail!("{}: unknown node kind `{kind}`", self.name);
-        };
-        for field in [name, target] {
-            if !self.kind_has_field(k, field) {
-                bail!("{}: `{kind}` has no field `{field}`", self.name);
-            }
-        }
+        let k = self.kind_with_fields(kind, &[name, target])?;
         let along = self.named_kinds(along)?;
         self.aliases
             .push((k, name.to_string(), target.to_string(), along));
@@ -514,6 +507,17 @@ impl Grammar {
     fn named_kind(&self, kind: &str) -> Result<KindId> {
         self.find_kind(kind, true)
             .with_context(|| format!("{}: unknown node kind `{kind}`", self.name))
+    }
+
+    /// The named kind `kind`, which must have each of `fields`.
+    fn kind_with_fields(&self, kind: &str, fields: &[&str]) -> Result<KindId> {
+        let k = self.named_kind(kind)?;
+        for field in fields {
+            if !self.kind_has_field(k, field) {
+                bail!("{}: `{kind}` has no field `{field}`", self.name);
+            }
+        }
+        Ok(k)
     }
 
     fn check_fields(&self, kind: &str, fields: &[&str]) -> Result<()> {
@@ -628,12 +632,7 @@ impl Grammar {
     /// parameters, every call's arguments) may lose their `i`-th elements
     /// together.
     pub fn add_positional_list(&mut self, kind: &str, name: &str, list: &str) -> Result<()> {
-        let k = self.named_kind(kind)?;
-        for field in [name, list] {
-            if !self.kind_has_field(k, field) {
-                bail!("{}: `{kind}` has no field `{field}`", self.name);
-            }
-        }
+        let k = self.kind_with_fields(kind, &[name, list])?;
         self.positional_lists
             .insert(k, (name.to_string(), list.to_string()));
         Ok(())

@@ -956,19 +956,25 @@ mod tests {
                 .unwrap_or_else(|e| panic!("{}: {e:#}", lang.name()));
             let bare = Grammar::from_node_types(lang.name(), lang.node_types()).unwrap();
             let data: Value = serde_json::from_str(lang.grammar_data()).unwrap();
+            // Each named kind and token must exist in the bare grammar.
+            let kind_id = |kind: &str| {
+                let k = bare.find_kind(kind, true);
+                assert!(k.is_some(), "{}: no kind `{kind}`", lang.name());
+                k.unwrap()
+            };
+            let text = |v: &Value| v.as_str().unwrap().to_string();
             let mut named = 0;
             for key in ["separators", "optional_tokens"] {
                 let Some(map) = data[key].as_object() else {
                     continue;
                 };
                 for (parent, tokens) in map {
-                    let p = bare.find_kind(parent, true);
-                    assert!(p.is_some(), "{}: no kind `{parent}`", lang.name());
+                    let p = kind_id(parent);
                     for t in tokens.as_array().unwrap() {
                         let t = t.as_str().unwrap();
                         let s = bare.find_kind(t, false);
                         assert!(s.is_some(), "{}: no token `{t}`", lang.name());
-                        let (p, s) = (p.unwrap(), s.unwrap());
+                        let s = s.unwrap();
                         match key {
                             "separators" => assert!(grammar.is_separator(p, s)),
                             _ => assert!(grammar.is_optional_token(p, s)),
@@ -978,95 +984,66 @@ mod tests {
                 }
             }
             for kind in data["never_delete"].as_array().unwrap() {
-                let kind = kind.as_str().unwrap();
-                let k = bare.find_kind(kind, true);
-                assert!(k.is_some(), "{}: no kind `{kind}`", lang.name());
-                assert!(grammar.never_deleted(k.unwrap()));
-            }
-            for token in data["paired_tokens"].as_array().into_iter().flatten() {
-                let token = token.as_str().unwrap();
-                let k = bare.find_kind(token, false);
-                assert!(k.is_some(), "{}: no token `{token}`", lang.name());
-                assert!(grammar.is_paired_token(k.unwrap()));
+                assert!(grammar.never_deleted(kind_id(&text(kind))));
             }
             // Pairs, opening token first.
             let pairs = data["paired_tokens"].as_array().into_iter().flatten();
             for (i, token) in pairs.enumerate() {
-                let k = bare.find_kind(token.as_str().unwrap(), false).unwrap();
-                assert_eq!(grammar.bracket(k), Some((i / 2, i % 2 == 0)));
+                let token = text(token);
+                let k = bare.find_kind(&token, false);
+                assert!(k.is_some(), "{}: no token `{token}`", lang.name());
+                assert!(grammar.is_paired_token(k.unwrap()));
+                assert_eq!(grammar.bracket(k.unwrap()), Some((i / 2, i % 2 == 0)));
             }
             for (kind, texts) in data["lists_parse_alone"].as_object().into_iter().flatten() {
-                let k = bare.find_kind(kind, true);
-                assert!(k.is_some(), "{}: no kind `{kind}`", lang.name());
-                let context = grammar.list_context(k.unwrap()).unwrap();
+                let context = grammar.list_context(kind_id(kind)).unwrap();
                 assert_eq!(texts[0].as_str().unwrap().as_bytes(), &context.open[..]);
             }
             for (kind, fields) in data["aliases"].as_object().into_iter().flatten() {
-                let k = bare.find_kind(kind, true);
-                assert!(k.is_some(), "{}: no kind `{kind}`", lang.name());
-                let (name, target) = grammar.alias_fields(k.unwrap()).unwrap();
+                let k = kind_id(kind);
+                let (name, target) = grammar.alias_fields(k).unwrap();
                 assert_eq!([name, target], [&fields[0], &fields[1]]);
                 for along in &fields.as_array().unwrap()[2..] {
-                    let a = bare.find_kind(along.as_str().unwrap(), true);
-                    assert!(a.is_some(), "{}: no kind `{along}`", lang.name());
-                    assert!(grammar.alias_along(k.unwrap()).contains(&a.unwrap()));
+                    assert!(grammar.alias_along(k).contains(&kind_id(&text(along))));
                 }
             }
             for (kind, rule) in data["statement_values"].as_object().into_iter().flatten() {
-                let k = bare.find_kind(kind, true);
-                assert!(k.is_some(), "{}: no kind `{kind}`", lang.name());
+                let k = kind_id(kind);
                 for parent in rule["within"].as_array().unwrap() {
-                    let p = bare.find_kind(parent.as_str().unwrap(), true);
-                    assert!(p.is_some(), "{}: no kind `{parent}`", lang.name());
-                    let path = grammar.statement_value(k.unwrap(), p.unwrap()).unwrap();
+                    let path = grammar.statement_value(k, kind_id(&text(parent))).unwrap();
                     assert_eq!(path.len(), rule["value"].as_array().unwrap().len());
                 }
             }
             for (kind, parents) in data["hoists"].as_object().into_iter().flatten() {
-                let k = bare.find_kind(kind, true);
-                assert!(k.is_some(), "{}: no kind `{kind}`", lang.name());
+                let k = kind_id(kind);
                 for parent in parents.as_array().unwrap() {
-                    let p = bare.find_kind(parent.as_str().unwrap(), true);
-                    assert!(p.is_some(), "{}: no kind `{parent}`", lang.name());
-                    assert!(grammar.hoists_from(k.unwrap(), p.unwrap()));
+                    assert!(grammar.hoists_from(k, kind_id(&text(parent))));
                 }
             }
             for (kind, parts) in data["member_globals"].as_object().into_iter().flatten() {
-                let k = bare.find_kind(kind, true);
-                assert!(k.is_some(), "{}: no kind `{kind}`", lang.name());
-                let declaration = parts[1].as_str().unwrap();
-                let d = bare.find_kind(declaration, true);
-                assert!(d.is_some(), "{}: no kind `{declaration}`", lang.name());
                 assert_eq!(
-                    grammar.member_global(k.unwrap()).unwrap().declaration,
-                    d.unwrap()
+                    grammar.member_global(kind_id(kind)).unwrap().declaration,
+                    kind_id(&text(&parts[1]))
                 );
             }
             for (kind, fields) in data["positional_lists"].as_object().into_iter().flatten() {
-                let k = bare.find_kind(kind, true);
-                assert!(k.is_some(), "{}: no kind `{kind}`", lang.name());
-                let (name, list) = grammar.positional_list(k.unwrap()).unwrap();
+                let (name, list) = grammar.positional_list(kind_id(kind)).unwrap();
                 assert_eq!([name, list], [&fields[0], &fields[1]]);
             }
             for kind in data["implied_tokens"].as_array().into_iter().flatten() {
-                let kind = kind.as_str().unwrap();
-                let k = bare.find_kind(kind, true).or(bare.find_kind(kind, false));
+                let kind = text(kind);
+                let k = bare.find_kind(&kind, true).or(bare.find_kind(&kind, false));
                 assert!(k.is_some(), "{}: no kind `{kind}`", lang.name());
                 assert!(grammar.is_implied_token(k.unwrap()));
             }
             for kind in data["identifiers"].as_array().unwrap() {
-                let kind = kind.as_str().unwrap();
-                let k = bare.find_kind(kind, true);
-                assert!(k.is_some(), "{}: no kind `{kind}`", lang.name());
-                assert!(grammar.is_identifier(k.unwrap()));
+                assert!(grammar.is_identifier(kind_id(&text(kind))));
             }
             let replacements = data["replacements"].as_object().unwrap();
             for (key, texts) in replacements {
                 let (kind, field) = replacement_key(key);
-                let k = bare.find_kind(kind, true);
-                assert!(k.is_some(), "{}: no kind `{kind}`", lang.name());
                 let loaded: Vec<&[u8]> = grammar
-                    .replacements(k.unwrap())
+                    .replacements(kind_id(kind))
                     .iter()
                     .filter(|r| r.field.as_deref() == field)
                     .map(|r| &r.text[..])

@@ -273,7 +273,9 @@ impl Plan {
     }
 
     /// The same plan for a round after the first, on the text the rounds
-    /// before left: its token-level Dr. DD runs single-token scans only.
+    /// before left: its token-level minimizer rechecks a list it minimized
+    /// before ([`Minimizer::build_rechecking`]: Dr. DD runs single-token
+    /// scans only).
     /// That text is 1-minimal in tokens but for what the last round's
     /// other phases changed, and Dr. DD's coarse levels found nothing
     /// there: on the nested-struct case they were most of a later
@@ -339,14 +341,17 @@ impl Plan {
                     .sparing(Arc::new(BitSet::from_units(tree.unit_count(), brackets))),
                 )
             }
-            Phase::Flat(Minimizer::DrDd) if self.later_round => Box::new(FlatPolicy::new(
-                Box::new(DrDd::single_scans(s.minimizer.restarts)),
-                Arc::clone(&self.unit_weights),
-            )),
-            Phase::Flat(m) => Box::new(FlatPolicy::new(
-                m.build(&s.minimizer),
-                Arc::clone(&self.unit_weights),
-            )),
+            Phase::Flat(m) => {
+                // A later round's tokens were minimized in the round before.
+                let rechecking = self
+                    .later_round
+                    .then(|| m.build_rechecking(&s.minimizer))
+                    .flatten();
+                Box::new(FlatPolicy::new(
+                    rechecking.unwrap_or_else(|| m.build(&s.minimizer)),
+                    Arc::clone(&self.unit_weights),
+                ))
+            }
             Phase::FlatLines(m) => {
                 let units = &self.units;
                 let line_starts = (0..units.len())

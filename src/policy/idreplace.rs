@@ -209,10 +209,10 @@ impl Policy for IdReplace {
         let order = Arc::clone(self.order.as_ref()?);
         while let Some(name) = order.get(self.cursor) {
             let occurrences = self.names.get(name).map_or(0, |o| o.units.len());
-            let target = self.targets(name).get(self.next_target).map(|t| t.to_vec());
-            if occurrences >= 2
-                && let Some(target) = target
-            {
+            let target = (occurrences >= 2)
+                .then(|| self.targets(name).get(self.next_target).map(|t| t.to_vec()))
+                .flatten();
+            if let Some(target) = target {
                 self.next_target += 1;
                 let units = &self.names[name].units;
                 // A later name needs the declaration deleted; without one,
