@@ -275,7 +275,8 @@ impl Plan {
     /// The same plan for a round after the first, on the text the rounds
     /// before left: its token-level minimizer rechecks a list it minimized
     /// before ([`Minimizer::build_rechecking`]: Dr. DD runs single-token
-    /// scans only).
+    /// scans only), and Perses takes every list as minimized before
+    /// (`PersesOptions::lists_minimized_before`).
     /// That text is 1-minimal in tokens but for what the last round's
     /// other phases changed, and Dr. DD's coarse levels found nothing
     /// there: on the nested-struct case they were most of a later
@@ -391,6 +392,7 @@ impl Plan {
                             schedule: s.perses_schedule,
                             max_replacements_per_node: Some(DEFAULT_MAX_REPLACEMENTS_PER_NODE),
                             recheck_minimized_lists: true,
+                            lists_minimized_before: self.later_round,
                         },
                     )),
                     Phase::Simplify => Box::new(Simplify::new(tree, Arc::clone(&self.units))),
@@ -607,5 +609,26 @@ mod tests {
         // round's with one.
         assert_eq!(first_proposal(&first), full.len() / 2);
         assert_eq!(first_proposal(&later), 1);
+    }
+
+    #[test]
+    fn a_later_rounds_perses_starts_with_single_list_elements() {
+        let cli = Cli::parse_from(["reduce", "--oracle", "x", "in.c"]);
+        let source = b"int a;\nint b;\nint c;\nint d;\n".to_vec();
+        let first = Plan::new(&cli, Lang::Tree(Language::C), source.clone()).unwrap();
+        let later = Plan::new(&cli, Lang::Tree(Language::C), source)
+            .unwrap()
+            .for_a_later_round();
+        let full = Configuration::full(first.units().len());
+        let first_proposal = |plan: &Plan| {
+            let mut perses = plan.build(Phase::Perses);
+            perses.start_pass(&full);
+            let proposal = perses.next_proposal(&full).unwrap();
+            proposal.delta.removes_from(&full)
+        };
+        // The first round's Perses tries half the declarations first, a
+        // later round's one.
+        assert_eq!(first_proposal(&first), 6);
+        assert_eq!(first_proposal(&later), 3);
     }
 }

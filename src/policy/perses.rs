@@ -80,6 +80,10 @@
 //!    from scratch (its tests mostly cache hits, only the skipped blocks
 //!    are new), so the run ends where a fresh run from its result would
 //!    and a second run changes nothing; otherwise the run is over.
+//!    With `lists_minimized_before` (the default pipeline's later rounds,
+//!    on a text an earlier Perses run left) every list counts as minimized
+//!    from the start: every sweep only rechecks, and a fruitless sweep ends
+//!    the run.
 //!
 //! Nodes only ever die as tokens go, so a sweep's order holds every node
 //! that can be live during it. One wrinkle: a bare list (no mandatory
@@ -133,6 +137,12 @@ pub struct PersesOptions {
     /// Sweep only: whether a sweep after one that committed only rechecks
     /// the lists minimized before ([`Minimizer::build_rechecking`]).
     pub recheck_minimized_lists: bool,
+    /// Sweep only: the text is an earlier Perses run's result (a later
+    /// round of the default pipeline), so every list counts as minimized
+    /// before: every sweep only rechecks, and a fruitless sweep ends the
+    /// run instead of being followed by one that minimizes every list
+    /// from scratch.
+    pub lists_minimized_before: bool,
 }
 
 impl Default for PersesOptions {
@@ -142,6 +152,7 @@ impl Default for PersesOptions {
             schedule: PersesSchedule::Tutorial,
             max_replacements_per_node: Some(DEFAULT_MAX_REPLACEMENTS_PER_NODE),
             recheck_minimized_lists: true,
+            lists_minimized_before: false,
         }
     }
 }
@@ -278,6 +289,11 @@ impl Perses {
                 is_list.insert(id);
             }
         }
+        let minimized = if options.lists_minimized_before {
+            is_list.clone()
+        } else {
+            BitSet::empty(n)
+        };
         Perses {
             tree,
             is_list: Arc::new(is_list),
@@ -291,8 +307,8 @@ impl Perses {
             elems: Arc::new(Vec::new()),
             done: Arc::new(BitSet::empty(n)),
             sweep: None,
-            minimized: Arc::new(BitSet::empty(n)),
-            next_sweep_rechecks: false,
+            minimized: Arc::new(minimized),
+            next_sweep_rechecks: options.lists_minimized_before,
         }
     }
 
@@ -710,8 +726,10 @@ impl Perses {
             // rechecks after a sweep that committed; after a fruitless one
             // that rechecked, one that minimizes every list from scratch,
             // so the run ends where a fresh run from its result would.
-            if sweep.committed || sweep.rechecked {
-                self.next_sweep_rechecks = sweep.committed && self.options.recheck_minimized_lists;
+            let from_scratch = sweep.rechecked && !self.options.lists_minimized_before;
+            if sweep.committed || from_scratch {
+                self.next_sweep_rechecks = sweep.committed && self.options.recheck_minimized_lists
+                    || self.options.lists_minimized_before;
                 return true;
             }
             self.sweep = Some(sweep);

@@ -702,6 +702,58 @@ fn a_sweep_after_one_that_committed_rechecks_the_lists_minimized_before_element_
     );
 }
 
+#[test]
+fn a_later_rounds_perses_tries_single_elements_only_and_stops_after_a_fruitless_sweep() {
+    // `int main ( ) { f0 ( ) ; … f7 ( ) ; h ( ) ; }` as an earlier round
+    // left it but for `h`, which a later round's other phases made
+    // deletable. From scratch, Dr. DD tries blocks of the list first and
+    // a fruitless sweep is followed by one more from scratch; a later
+    // round's Perses takes the list as minimized: single calls, and the
+    // first fruitless sweep ends it, with the same result.
+    let mut b = Nested::new();
+    let fs: Vec<u32> = (0..8).map(|i| b.call(&format!("f{i}"))).collect();
+    let h = b.call("h");
+    let list = b.list(&[fs.as_slice(), &[h]].concat());
+    let body = b.block(list);
+    let root = b.func(body);
+    let (tree, units) = b.build(root);
+    let needed: Vec<u32> = fs
+        .iter()
+        .map(|&call| tree_unit_of_call(&tree, call))
+        .collect();
+    let oracle = |c: &Candidate<'_>| {
+        needed.iter().all(|&u| c.keeps(u)) && parses(&String::from_utf8_lossy(c.bytes))
+    };
+    let run_with = |lists_minimized_before| {
+        let options = PersesOptions {
+            schedule: PersesSchedule::Sweep,
+            lists_minimized_before,
+            ..PersesOptions::default()
+        };
+        let policy = Perses::new(
+            Arc::clone(&tree),
+            Minimizer::DrDd,
+            MinimizerSettings::default(),
+            options,
+        );
+        let full = Configuration::full(units.len());
+        run_with_cache(&units, Box::new(policy), full, 1, true, oracle)
+    };
+    let (later, scratch) = (run_with(true), run_with(false));
+    let expected = "int main ( ) { f0 ( ) ; f1 ( ) ; f2 ( ) ; f3 ( ) ; f4 ( ) ; f5 ( ) ; \
+                    f6 ( ) ; f7 ( ) ; }";
+    assert_eq!(scratch.text, expected);
+    assert_eq!(later.text, expected);
+    // Single deletions of the nine calls, then of the eight left (the
+    // function body and the whole list are not deletable).
+    assert_eq!(later.calls, 9 + 8, "{} calls", later.calls);
+    assert!(
+        scratch.calls > later.calls,
+        "{} calls from scratch",
+        scratch.calls
+    );
+}
+
 /// Perses (sweep schedule, rechecking minimized lists or not) from the
 /// full input, with the verdict cache on as in real runs.
 fn sweep_run_with_cache(
