@@ -205,20 +205,38 @@ pub fn run(cli: Cli, signals: &Signals) -> Result<i32> {
     let _strays = KillStraysOnDrop;
     let cancel = Watch::Flag(&signals.interrupted);
     let unusable = |e: anyhow::Error| failure(exit::ORACLE_UNUSABLE, format!("{e:#}"));
+    let jobs = cli
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    // Up to `jobs` baseline runs at once: at -j 2 the two default runs
+    // cost the wall time of one.
     let mut verdicts = Vec::new();
     let mut slowest = Duration::ZERO;
-    for _ in 0..cli.check_flaky {
-        let (exit, took) = probe.run(&source, cancel).map_err(unusable)?;
-        if exit == Exit::Cancelled {
-            say("reduce: interrupted before the reduction started");
-            return Ok(interrupted_code(signals));
-        }
-        if exit.interesting() {
-            slowest = slowest.max(took);
-        }
-        verdicts.push(exit);
-        if exit == Exit::Timeout {
-            break; // another run would only wait as long again
+    let runs = cli.check_flaky as usize;
+    'baseline: while verdicts.len() < runs {
+        let batch = (runs - verdicts.len()).min(jobs);
+        let results: Vec<Result<(Exit, Duration)>> = std::thread::scope(|scope| {
+            let handles: Vec<_> = (0..batch)
+                .map(|_| scope.spawn(|| probe.run(&source, cancel)))
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("an oracle thread panicked"))
+                .collect()
+        });
+        for result in results {
+            let (exit, took) = result.map_err(unusable)?;
+            if exit == Exit::Cancelled {
+                say("reduce: interrupted before the reduction started");
+                return Ok(interrupted_code(signals));
+            }
+            if exit.interesting() {
+                slowest = slowest.max(took);
+            }
+            verdicts.push(exit);
+            if exit == Exit::Timeout {
+                break 'baseline; // another run would only wait as long again
+            }
         }
     }
     let passes = verdicts.iter().filter(|e| e.interesting()).count();
@@ -295,9 +313,6 @@ pub fn run(cli: Cli, signals: &Signals) -> Result<i32> {
         }
     }
 
-    let jobs = cli
-        .jobs
-        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     destination.prepare(&source)?;
     say(&format!(
         "reduce: {} ({} bytes, {} {}s), algorithm {}, {} job{}, timeout {:.1}s",

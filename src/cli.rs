@@ -194,6 +194,7 @@ pub struct Cli {
 
     /// Run the oracle on the original N times before reducing and refuse to
     /// start (exit 3) if the verdicts disagree; 1 = the baseline run only.
+    /// Up to -j of the runs go at once.
     #[arg(long, value_name = "N", default_value_t = 2, help_heading = "Oracle")]
     pub check_flaky: u32,
 
