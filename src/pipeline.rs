@@ -83,9 +83,8 @@ enum Phase {
     Hoist,
     /// A name's uses rewritten to another name (Vulcan's identifier replacement).
     IdReplace,
-    /// Runs of a few consecutive tokens that no node holds (`} g ( ) {`);
-    /// `true`: whole nodes' runs too, for a round without the tree phase.
-    Windows(bool),
+    /// Runs of a few consecutive tokens that no node holds (`} g ( ) {`).
+    Windows,
     /// Other whitespace layouts, the first the oracle accepts kept
     /// (`--format compact`; the default pipeline's tidy layout).
     Format(&'static [Layout]),
@@ -186,7 +185,7 @@ impl Plan {
                         Phase::Simplify,
                         Phase::IdReplace,
                         flat(Minimizer::DrDd),
-                        Phase::Windows(false),
+                        Phase::Windows,
                     ],
                     true,
                 ),
@@ -371,7 +370,7 @@ impl Plan {
             | Phase::Simplify
             | Phase::Hoist
             | Phase::IdReplace
-            | Phase::Windows(_) => {
+            | Phase::Windows => {
                 let tree = Arc::clone(self.tree.as_ref().expect("tree phases have a tree"));
                 match phase {
                     Phase::Hdd => Box::new(Hdd::new(
@@ -399,8 +398,7 @@ impl Plan {
                     Phase::Simplify => Box::new(Simplify::new(tree, Arc::clone(&self.units))),
                     Phase::Hoist => Box::new(Simplify::hoists(tree, Arc::clone(&self.units))),
                     Phase::IdReplace => Box::new(IdReplace::new(tree, Arc::clone(&self.units))),
-                    Phase::Windows(false) => Box::new(TokenWindows::new(tree)),
-                    Phase::Windows(true) => Box::new(TokenWindows::new(tree).with_tree_runs()),
+                    Phase::Windows => Box::new(TokenWindows::new(tree)),
                     _ => Box::new(TPdd::new(
                         tree,
                         TPddOptions {
@@ -463,14 +461,6 @@ impl Plan {
                 }
                 config = next;
             }
-            // Without the tree phase, the windows pass tries whole nodes too.
-            let rest: Vec<Phase> = rest
-                .iter()
-                .map(|&phase| match phase {
-                    Phase::Windows(_) => Phase::Windows(!tree_phase),
-                    phase => phase,
-                })
-                .collect();
             config = match self.run_phases(&rest, reducer, config, observer) {
                 (config, StopReason::Finished) => config,
                 (config, reason) => return (config, reason, tree_phase),

@@ -7,8 +7,7 @@
 //! and which no node holds. This pass proposes every run of `MAX_WIDTH`
 //! down to 2 consecutive kept tokens (C-Reduce's token-window passes do the
 //! same), skipping runs that are a node's or a run of siblings' whole kept
-//! text, which the tree policies have tried already (but in a round that
-//! runs no tree policy: [`TokenWindows::with_tree_runs`]), and runs that would
+//! text, which the tree policies have tried already, and runs that would
 //! unbalance the brackets (a grammar's `paired_tokens`), which no consumer
 //! takes even where the parser recovers. The syntax filter rejects most
 //! other runs without an oracle test.
@@ -45,9 +44,6 @@ pub struct TokenWindows {
     width: usize,
     /// The start (an index into `kept`) of the next run to consider.
     next: usize,
-    /// Whether runs the tree policies would propose are proposed too (in
-    /// a round that runs no tree policy).
-    tree_runs: bool,
 }
 
 impl TokenWindows {
@@ -57,16 +53,7 @@ impl TokenWindows {
             kept: Arc::default(),
             width: MAX_WIDTH,
             next: 0,
-            tree_runs: false,
         }
-    }
-
-    /// The same pass proposing also the runs that are a deletable node or
-    /// a run of deletable siblings: for a round without a tree policy,
-    /// where nothing else would try them on the text as it is now.
-    pub fn with_tree_runs(mut self) -> Self {
-        self.tree_runs = true;
-        self
     }
 
     /// Whether deleting `run` leaves the text's brackets (`paired_tokens`
@@ -164,8 +151,7 @@ impl Policy for TokenWindows {
                 let run = &kept[self.next..self.next + self.width];
                 self.next += 1;
                 let (first, last) = (run[0], run[run.len() - 1]);
-                if !self.keeps_brackets_balanced(run)
-                    || !self.tree_runs && self.follows_the_tree(first, last, config)
+                if !self.keeps_brackets_balanced(run) || self.follows_the_tree(first, last, config)
                 {
                     continue;
                 }
@@ -219,17 +205,9 @@ mod tests {
 
     /// Every run the pass proposes on `text` (each one failing), as text.
     fn proposed_runs(text: &str) -> Vec<String> {
-        proposed_runs_of(text, |windows| windows)
-    }
-
-    /// Every run `setup`'s pass proposes on `text`, as text.
-    fn proposed_runs_of(
-        text: &str,
-        setup: impl FnOnce(TokenWindows) -> TokenWindows,
-    ) -> Vec<String> {
         let (tree, units) = parse(text);
         let config = Configuration::full(units.len());
-        let mut windows = setup(TokenWindows::new(tree));
+        let mut windows = TokenWindows::new(tree);
         windows.start_pass(&config);
         std::iter::from_fn(|| windows.next_proposal(&config))
             .map(|p| run_text(&units, &p))
@@ -264,14 +242,6 @@ mod tests {
         let runs = proposed_runs("f(a, b); g(c);");
         assert!(!runs.iter().any(|r| r == ", b"), "{runs:?}");
         assert!(runs.iter().any(|r| r == "b ) ; g ( c"), "{runs:?}");
-    }
-
-    #[test]
-    fn in_a_round_without_a_tree_policy_whole_nodes_are_proposed_too() {
-        let runs = proposed_runs_of("int a; int b; int c;", TokenWindows::with_tree_runs);
-        for run in ["int a ;", "int a ; int b ;", "; int", "a ; int b"] {
-            assert!(runs.iter().any(|r| r == run), "{run} not in {runs:?}");
-        }
     }
 
     #[test]
