@@ -393,7 +393,6 @@ impl Plan {
                             max_replacements_per_node: Some(DEFAULT_MAX_REPLACEMENTS_PER_NODE),
                             recheck_minimized_lists: true,
                             lists_minimized_before: self.later_round,
-                            coarse_first_sweep: true,
                         },
                     )),
                     Phase::Simplify => Box::new(Simplify::new(tree, Arc::clone(&self.units))),

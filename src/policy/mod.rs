@@ -304,19 +304,6 @@ impl Minimizer {
         }
     }
 
-    /// A fresh minimizer of this kind that leaves its single-element
-    /// deletions to a later recheck ([`Minimizer::build_rechecking`]), if
-    /// it has such a cheaper first pass: Dr. DD's coarse levels alone.
-    /// Perses' first sweep uses it, so that the single-element tests, one
-    /// per kept element, run on the smaller text a sweep leaves.
-    pub fn build_coarse(self, settings: &MinimizerSettings) -> Option<Box<dyn ListMinimizer>> {
-        let _ = settings;
-        match self {
-            Minimizer::DrDd => Some(Box::new(drdd::DrDd::new(Some(0)))),
-            _ => None,
-        }
-    }
-
     /// A fresh minimizer of this kind for a list it found minimal before,
     /// which has changed only through deletions elsewhere since, if it has
     /// a cheaper way to recheck one than [`Minimizer::build`]'s. Its blocks

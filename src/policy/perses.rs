@@ -80,14 +80,6 @@
 //!    from scratch (its tests mostly cache hits, only the skipped blocks
 //!    are new), so the run ends where a fresh run from its result would
 //!    and a second run changes nothing; otherwise the run is over.
-//!    With `coarse_first_sweep` (the default pipeline's) the first sweep
-//!    runs the inner minimizer's coarse levels alone
-//!    ([`Minimizer::build_coarse`]: Dr. DD without its single-element
-//!    scans) and counts as a sweep that rechecked: the single-element
-//!    tests, one per kept element of every list, wait for the recheck
-//!    sweep after it, which runs on the text the first sweep shrank (on a
-//!    large input each test then costs the oracle far less), or, if it
-//!    committed nothing, for the sweep from scratch.
 //!    With `lists_minimized_before` (the default pipeline's later rounds,
 //!    on a text an earlier Perses run left) every list counts as minimized
 //!    from the start: every sweep only rechecks, and a fruitless sweep ends
@@ -151,11 +143,6 @@ pub struct PersesOptions {
     /// run instead of being followed by one that minimizes every list
     /// from scratch.
     pub lists_minimized_before: bool,
-    /// Sweep only: the first sweep runs the inner minimizer's coarse
-    /// levels alone ([`Minimizer::build_coarse`]) and leaves the
-    /// single-element deletions to the rechecks of the sweeps after it,
-    /// which run on a smaller text.
-    pub coarse_first_sweep: bool,
 }
 
 impl Default for PersesOptions {
@@ -166,7 +153,6 @@ impl Default for PersesOptions {
             max_replacements_per_node: Some(DEFAULT_MAX_REPLACEMENTS_PER_NODE),
             recheck_minimized_lists: true,
             lists_minimized_before: false,
-            coarse_first_sweep: false,
         }
     }
 }
@@ -222,9 +208,6 @@ pub struct Perses {
     minimized: Arc<BitSet>,
     /// Whether the next sweep rechecks `minimized` lists.
     next_sweep_rechecks: bool,
-    /// Whether the next sweep is the first (see
-    /// [`PersesOptions::coarse_first_sweep`]).
-    next_sweep_coarse: bool,
 }
 
 /// What a sweep is doing at its current node.
@@ -269,8 +252,6 @@ struct Sweep {
     committed: bool,
     /// Whether lists minimized in an earlier sweep are only rechecked.
     rechecks: bool,
-    /// Whether lists get the inner minimizer's coarse levels only.
-    coarse: bool,
     /// Whether this sweep has rechecked a list with a minimizer that
     /// differs from a fresh one.
     rechecked: bool,
@@ -328,7 +309,6 @@ impl Perses {
             sweep: None,
             minimized: Arc::new(minimized),
             next_sweep_rechecks: options.lists_minimized_before,
-            next_sweep_coarse: options.coarse_first_sweep && !options.lists_minimized_before,
         }
     }
 
@@ -583,14 +563,12 @@ impl Perses {
         let tree = &self.tree;
         let live = tree.liveness(config);
         let size = tree.sizes(config);
-        let coarse = &mut self.next_sweep_coarse;
         let mut sweep = self.sweep.take().unwrap_or_else(|| Sweep {
             order: Arc::new(size_order(tree, &live, &size)),
             cursor: 0,
             step: Step::Enter,
             committed: false,
             rechecks: self.next_sweep_rechecks,
-            coarse: std::mem::take(coarse),
             rechecked: false,
             last: Made::Nothing,
         });
@@ -699,16 +677,9 @@ impl Perses {
                         sweep.advance();
                         continue;
                     }
-                    // A coarse first sweep leaves work to the rechecks
-                    // after it: it counts as one that rechecked, so that
-                    // even if it commits nothing a sweep from scratch follows.
-                    let rechecking = if sweep.coarse {
-                        self.inner.build_coarse(&self.settings)
-                    } else {
-                        (sweep.rechecks && self.minimized.contains(list))
-                            .then(|| self.inner.build_rechecking(&self.settings))
-                            .flatten()
-                    };
+                    let rechecking = (sweep.rechecks && self.minimized.contains(list))
+                        .then(|| self.inner.build_rechecking(&self.settings))
+                        .flatten();
                     sweep.rechecked |= rechecking.is_some();
                     let mut minimizer =
                         rechecking.unwrap_or_else(|| self.inner.build(&self.settings));

@@ -754,69 +754,6 @@ fn a_later_rounds_perses_tries_single_elements_only_and_stops_after_a_fruitless_
     );
 }
 
-#[test]
-fn a_coarse_first_sweep_leaves_single_elements_to_the_sweeps_after_it() {
-    // `int main ( ) { f0 ( ) ; … f7 ( ) ; if ( c ) { g0 ( ) ; … g7 ( ) ; } }`
-    // where f0..f7 and g0 are needed and the other g's are not. Sweeps go
-    // largest node first, so with Dr. DD the first sweep tries every f
-    // alone while the g's are still there; a coarse first sweep deletes
-    // the g's first and
-    // leaves the single f's to the sweep after it, on the smaller text
-    // (where real tests are faster), with the same result.
-    let mut b = Nested::new();
-    let fs: Vec<u32> = (0..8).map(|i| b.call(&format!("f{i}"))).collect();
-    let gs: Vec<u32> = (0..8).map(|i| b.call(&format!("g{i}"))).collect();
-    let inner = b.list(&gs);
-    let block = b.block(inner);
-    let if_stmt = b.if_stmt("c", block);
-    let outer = b.list(&[fs.as_slice(), &[if_stmt]].concat());
-    let body = b.block(outer);
-    let root = b.func(body);
-    let (tree, units) = b.build(root);
-    let unit = |call| tree_unit_of_call(&tree, call);
-    let needed: Vec<u32> = fs.iter().map(|&call| unit(call)).collect();
-    let g0 = unit(gs[0]);
-    let gs: Vec<u32> = gs[1..].iter().map(|&call| unit(call)).collect();
-    let run_with = |coarse_first_sweep| {
-        // Tests that delete exactly one f while a g is still there.
-        let single_fs_beside_gs = std::sync::atomic::AtomicUsize::new(0);
-        let oracle = |c: &Candidate<'_>| {
-            let fs_deleted = needed.iter().filter(|&&u| !c.keeps(u)).count();
-            if fs_deleted == 1 && gs.iter().any(|&g| c.keeps(g)) {
-                single_fs_beside_gs.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-            }
-            fs_deleted == 0 && c.keeps(g0) && parses(&String::from_utf8_lossy(c.bytes))
-        };
-        let options = PersesOptions {
-            schedule: PersesSchedule::Sweep,
-            coarse_first_sweep,
-            ..PersesOptions::default()
-        };
-        let policy = Perses::new(
-            Arc::clone(&tree),
-            Minimizer::DrDd,
-            MinimizerSettings::default(),
-            options,
-        );
-        let full = Configuration::full(units.len());
-        let outcome = run_with_cache(&units, Box::new(policy), full, 1, true, oracle);
-        (outcome, single_fs_beside_gs.into_inner())
-    };
-    let ((coarse, coarse_singles), (full, full_singles)) = (run_with(true), run_with(false));
-    let expected = "int main ( ) { f0 ( ) ; f1 ( ) ; f2 ( ) ; f3 ( ) ; f4 ( ) ; f5 ( ) ; \
-                    f6 ( ) ; f7 ( ) ; g0 ( ) ; }";
-    assert_eq!(full.text, expected);
-    assert_eq!(coarse.text, expected);
-    assert_eq!(full_singles, 8);
-    assert_eq!(coarse_singles, 0);
-    assert!(
-        coarse.calls <= full.calls,
-        "{} and {} calls",
-        coarse.calls,
-        full.calls
-    );
-}
-
 /// Perses (sweep schedule, rechecking minimized lists or not) from the
 /// full input, with the verdict cache on as in real runs.
 fn sweep_run_with_cache(
