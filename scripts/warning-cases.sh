@@ -9,7 +9,8 @@
 #          writes DIR/CASE/{small.c,orig.c,check.sh} for every case;
 #          check.sh appends a line to DIR/CASE/calls per call
 #        scripts/warning-cases.sh run DIR TOOL [CASE...]
-#          TOOL: reduce (target/release/reduce -j 2) or cvise (cvise --n 2);
+#          TOOL: reduce ($REDUCE, default target/release/reduce; -j 2) or
+#          cvise (cvise --n 2); the result goes to DIR/CASE/result.c;
 #          prints one line per case: tokens (../shared/bench/tokens.py),
 #          oracle calls (cancelled speculative ones included), wall seconds
 # Needs gcc, clang-14 (w4-w6), csmith and its header (x1-x4; Debian
@@ -18,7 +19,7 @@ set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 cases=${BENCH_CASES:-$root/../shared/bench/cases}
 tokens=$cases/../tokens.py
-[ $# -ge 2 ] || { sed -n '2,16p' "$0" >&2; exit 2; }
+[ $# -ge 2 ] || { sed -n '2,17p' "$0" >&2; exit 2; }
 mode=$1
 dir=$(mkdir -p "$2" && cd "$2" && pwd)
 shift 2
@@ -82,14 +83,14 @@ run_cases() {
     rm -f "$d/calls"
     start=$(date +%s.%N)
     case $tool in
-      reduce) (cd "$d" && "$root/target/release/reduce" -j 2 --oracle ./check.sh small.c \
-                 --in-place -q) ;;
-      cvise) (cd "$d" && cvise --n 2 ./check.sh small.c > cvise.log 2>&1) ;;
+      reduce) (cd "$d" && "${REDUCE:-$root/target/release/reduce}" -j 2 --oracle ./check.sh \
+                 small.c -o result.c -q) ;;
+      cvise) (cd "$d" && cvise --n 2 ./check.sh small.c > cvise.log 2>&1 && cp small.c result.c) ;;
       *) echo "unknown tool $tool" >&2; exit 2 ;;
     esac
     end=$(date +%s.%N)
     printf '%s %s tokens=%s calls=%s wall=%.1f\n' "$c" "$tool" \
-      "$(python3 "$tokens" "$d/small.c")" "$(wc -l < "$d/calls")" \
+      "$(python3 "$tokens" "$d/result.c")" "$(wc -l < "$d/calls")" \
       "$(echo "$end - $start" | bc)"
   done
 }
@@ -97,5 +98,5 @@ run_cases() {
 case $mode in
   make) make_cases ;;
   run) run_cases "$@" ;;
-  *) sed -n '2,16p' "$0" >&2; exit 2 ;;
+  *) sed -n '2,17p' "$0" >&2; exit 2 ;;
 esac
