@@ -590,45 +590,48 @@ mod tests {
         assert!(!tree_changed && !text.contains("unused"), "{text}");
     }
 
-    #[test]
-    fn a_later_rounds_token_pass_starts_with_single_tokens() {
+    /// How many tokens `phase`'s first proposal deletes from `source` (C),
+    /// in the first round and in a later one.
+    fn first_deletions_in_the_first_and_a_later_round(
+        source: &[u8],
+        phase: Phase,
+    ) -> (u32, u32, u32) {
         let cli = Cli::parse_from(["reduce", "--oracle", "x", "in.c"]);
-        let source = b"int f(void) { return 1 + 2; }\n".to_vec();
-        let first = Plan::new(&cli, Lang::Tree(Language::C), source.clone()).unwrap();
-        let later = Plan::new(&cli, Lang::Tree(Language::C), source)
+        let first = Plan::new(&cli, Lang::Tree(Language::C), source.to_vec()).unwrap();
+        let later = Plan::new(&cli, Lang::Tree(Language::C), source.to_vec())
             .unwrap()
             .for_a_later_round();
         let full = Configuration::full(first.units().len());
         let first_proposal = |plan: &Plan| {
-            let mut drdd = plan.build(Phase::Flat(Minimizer::DrDd));
-            drdd.start_pass(&full);
-            let proposal = drdd.next_proposal(&full).unwrap();
+            let mut policy = plan.build(phase);
+            policy.start_pass(&full);
+            let proposal = policy.next_proposal(&full).unwrap();
             proposal.delta.removes_from(&full)
         };
+        (first_proposal(&first), first_proposal(&later), full.len())
+    }
+
+    #[test]
+    fn a_later_rounds_token_pass_starts_with_single_tokens() {
+        let (first, later, tokens) = first_deletions_in_the_first_and_a_later_round(
+            b"int f(void) { return 1 + 2; }\n",
+            Phase::Flat(Minimizer::DrDd),
+        );
         // The first round's Dr. DD starts with half the tokens, a later
         // round's with one.
-        assert_eq!(first_proposal(&first), full.len() / 2);
-        assert_eq!(first_proposal(&later), 1);
+        assert_eq!(first, tokens / 2);
+        assert_eq!(later, 1);
     }
 
     #[test]
     fn a_later_rounds_perses_starts_with_single_list_elements() {
-        let cli = Cli::parse_from(["reduce", "--oracle", "x", "in.c"]);
-        let source = b"int a;\nint b;\nint c;\nint d;\n".to_vec();
-        let first = Plan::new(&cli, Lang::Tree(Language::C), source.clone()).unwrap();
-        let later = Plan::new(&cli, Lang::Tree(Language::C), source)
-            .unwrap()
-            .for_a_later_round();
-        let full = Configuration::full(first.units().len());
-        let first_proposal = |plan: &Plan| {
-            let mut perses = plan.build(Phase::Perses);
-            perses.start_pass(&full);
-            let proposal = perses.next_proposal(&full).unwrap();
-            proposal.delta.removes_from(&full)
-        };
+        let (first, later, _) = first_deletions_in_the_first_and_a_later_round(
+            b"int a;\nint b;\nint c;\nint d;\n",
+            Phase::Perses,
+        );
         // The first round's Perses tries half the declarations first, a
         // later round's one.
-        assert_eq!(first_proposal(&first), 6);
-        assert_eq!(first_proposal(&later), 3);
+        assert_eq!(first, 6);
+        assert_eq!(later, 3);
     }
 }
