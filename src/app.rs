@@ -215,16 +215,7 @@ pub fn run(cli: Cli, signals: &Signals) -> Result<i32> {
     let runs = cli.check_flaky as usize;
     'baseline: while verdicts.len() < runs {
         let batch = (runs - verdicts.len()).min(jobs);
-        let results: Vec<Result<(Exit, Duration)>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = (0..batch)
-                .map(|_| scope.spawn(|| probe.run(&source, cancel)))
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("an oracle thread panicked"))
-                .collect()
-        });
-        for result in results {
+        for result in run_at_once(&probe, &vec![&source[..]; batch], cancel) {
             let (exit, took) = result.map_err(unusable)?;
             if exit == Exit::Cancelled {
                 say("reduce: interrupted before the reduction started");
@@ -280,21 +271,13 @@ pub fn run(cli: Cli, signals: &Signals) -> Result<i32> {
             (b"", "an empty file"),
             (b"\n", "a file holding only a newline"),
         ];
-        let exits: Vec<Result<(Exit, Duration)>> = std::thread::scope(|scope| {
-            let handles: Vec<_> = probes
-                .iter()
-                .filter(|(bytes, _)| *bytes != source.as_slice())
-                .map(|(bytes, _)| scope.spawn(|| oracle.run(bytes, cancel)))
-                .collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().expect("an oracle thread panicked"))
-                .collect()
-        });
-        let tried = probes
+        let tried: Vec<_> = probes
             .iter()
-            .filter(|(bytes, _)| *bytes != source.as_slice());
-        for ((_, what), result) in tried.zip(exits) {
+            .filter(|(bytes, _)| *bytes != source.as_slice())
+            .collect();
+        let inputs: Vec<&[u8]> = tried.iter().map(|(bytes, _)| *bytes).collect();
+        let exits = run_at_once(&oracle, &inputs, cancel);
+        for ((_, what), result) in tried.into_iter().zip(exits) {
             let (exit, _) = result.map_err(unusable)?;
             if exit == Exit::Cancelled {
                 say("reduce: interrupted before the reduction started");
@@ -399,6 +382,25 @@ pub fn run(cli: Cli, signals: &Signals) -> Result<i32> {
 }
 
 /// The exit code for the signal that interrupted the run.
+/// Runs `oracle` on every one of `inputs` at once, a thread each; the
+/// results in the order of `inputs`.
+fn run_at_once(
+    oracle: &ScriptOracle,
+    inputs: &[&[u8]],
+    cancel: Watch<'_>,
+) -> Vec<Result<(Exit, Duration)>> {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = inputs
+            .iter()
+            .map(|&bytes| scope.spawn(move || oracle.run(bytes, cancel)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("an oracle thread panicked"))
+            .collect()
+    })
+}
+
 fn interrupted_code(signals: &Signals) -> i32 {
     match signals.last_signal.load(Ordering::SeqCst) as i32 {
         libc::SIGHUP => exit::SIGHUP,

@@ -728,7 +728,8 @@ impl Perses {
             // so the run ends where a fresh run from its result would.
             let from_scratch = sweep.rechecked && !self.options.lists_minimized_before;
             if sweep.committed || from_scratch {
-                self.next_sweep_rechecks = sweep.committed && self.options.recheck_minimized_lists
+                self.next_sweep_rechecks = (sweep.committed
+                    && self.options.recheck_minimized_lists)
                     || self.options.lists_minimized_before;
                 return true;
             }
