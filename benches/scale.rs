@@ -2,12 +2,21 @@
 //! memory of every tree policy on large synthetic C and JSON inputs, with a
 //! cheap in-process oracle. Run with `cargo bench --bench scale`; the figures
 //! go to docs/benchmarks.md. Not a test: nothing here asserts a time.
+//!
+//! `cargo bench --bench scale -- memory c` (or `json`) measures one input in
+//! a process of its own, as the binary handles it: the default pipeline's
+//! plan, then its first policy's first proposal, and prints the peak RSS.
 
+use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
+use clap::Parser;
+use reduce::cli::Cli;
 use reduce::configuration::Configuration;
 use reduce::lang::{Language, SyntaxCheck};
+use reduce::pipeline::{Lang, Plan};
 use reduce::policy::flat::FlatPolicy;
 use reduce::policy::hdd::{Hdd, HddOptions};
 use reduce::policy::idreplace::IdReplace;
@@ -19,6 +28,36 @@ use reduce::reducer::{Candidate, Limits, Quiet, Reducer, SyntaxFilter, Verdict};
 use reduce::tree::Tree;
 use reduce::tree::parse::parse;
 use reduce::units::Units;
+
+/// The system allocator, counting the bytes live now and at the peak, so the
+/// memory mode can tell the parse's peak from the first proposal's.
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = unsafe { System.alloc(layout) };
+        if !p.is_null() {
+            let live = LIVE.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(live, Ordering::Relaxed);
+        }
+        p
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) };
+        LIVE.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+}
+
+#[global_allocator]
+static ALLOCATOR: Counting = Counting;
+
+fn mib(bytes: usize) -> f64 {
+    bytes as f64 / (1 << 20) as f64
+}
 
 /// A C file of roughly `tokens` tokens: many small functions.
 fn big_c(tokens: usize) -> Vec<u8> {
@@ -210,7 +249,50 @@ fn bench(name: &str, lang: Language, source: Vec<u8>) {
     }
 }
 
+/// Parse + the default pipeline's first proposal on one input, then the
+/// process's peak RSS against the input's size.
+fn memory(lang: Language, source: Vec<u8>) {
+    let bytes = source.len();
+    let path = match lang {
+        Language::C => "big.c",
+        Language::Json => "big.json",
+    };
+    let cli = Cli::try_parse_from(["reduce", "--oracle", "/bin/false", path]).expect("flags");
+    let t = Instant::now();
+    let plan = Plan::new(&cli, Lang::Tree(lang), source).expect("parses");
+    let (parse_peak, after_parse) = (PEAK.load(Ordering::Relaxed), LIVE.load(Ordering::Relaxed));
+    PEAK.store(after_parse, Ordering::Relaxed);
+    let mut policy = plan.first_policy();
+    let full = Configuration::full(plan.units().len());
+    policy.start_pass(&full);
+    let first = policy.next_proposal(&full).is_some();
+    let secs = t.elapsed().as_secs_f64();
+    let peak = peak_rss_kib();
+    println!(
+        "heap: peak {:.1} MiB while parsing, {:.1} MiB live after it, peak {:.1} MiB up to the first proposal",
+        mib(parse_peak),
+        mib(after_parse),
+        mib(PEAK.load(Ordering::Relaxed))
+    );
+    println!(
+        "{} {bytes} bytes, {} units: parse + first proposal ({}) {secs:.3} s, peak RSS {peak} KiB = {:.1}x the input",
+        lang.name(),
+        plan.units().len(),
+        if first { "made" } else { "none" },
+        peak as f64 * 1024.0 / bytes as f64
+    );
+}
+
 fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(at) = args.iter().position(|a| a == "memory") {
+        match args.get(at + 1).map(String::as_str) {
+            Some("c") => memory(Language::C, big_c(200_000)),
+            Some("json") => memory(Language::Json, big_json(1 << 20)),
+            _ => eprintln!("usage: cargo bench --bench scale -- memory c|json"),
+        }
+        return;
+    }
     bench("C, ~200k tokens", Language::C, big_c(200_000));
     bench("JSON, ~1 MB", Language::Json, big_json(1 << 20));
 }

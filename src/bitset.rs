@@ -169,6 +169,21 @@ impl BitSet {
         })
     }
 
+    /// The held indices, descending.
+    pub fn iter_rev(&self) -> impl Iterator<Item = u32> + '_ {
+        self.words.iter().enumerate().rev().flat_map(|(w, &word)| {
+            let mut bits = word;
+            std::iter::from_fn(move || {
+                if bits == 0 {
+                    return None;
+                }
+                let top = 63 - bits.leading_zeros();
+                bits &= !(1u64 << top);
+                Some(w as u32 * 64 + top)
+            })
+        })
+    }
+
     /// The held indices as maximal runs of consecutive indices, ascending.
     pub fn runs(&self) -> Vec<Range<u32>> {
         let mut runs: Vec<Range<u32>> = Vec::new();
@@ -219,6 +234,9 @@ mod tests {
         assert!(set.all_in(130..200) && !set.all_in(129..200));
         assert_eq!(set.runs(), vec![10..60, 130..200]);
         assert_eq!(set.iter().count() as u32, set.len());
+        let mut down: Vec<u32> = set.iter_rev().collect();
+        down.reverse();
+        assert_eq!(down, set.iter().collect::<Vec<_>>());
     }
 
     #[test]

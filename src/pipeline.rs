@@ -8,7 +8,7 @@
 //! fresh parse of the text (without a grammar, Dr. DD over lines then
 //! tokens, or over bytes).
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use anyhow::{Result, bail};
 
@@ -129,7 +129,10 @@ pub struct Plan {
     /// (`--format compact`, or the default pipeline's tidy one).
     closing: Vec<Phase>,
     settings: TreeSettings,
-    unit_weights: Arc<Vec<u64>>,
+    /// Each unit's length in bytes, the flat minimizers' weights; built
+    /// when the first flat phase starts (a tree run's first phases do not
+    /// need it, and it costs 8 bytes a unit).
+    unit_weights: OnceLock<Arc<Vec<u64>>>,
     /// Whether this plan runs a round after the first on a fresh parse
     /// (see [`Self::for_a_later_round`]).
     later_round: bool,
@@ -223,7 +226,6 @@ impl Plan {
             (_, Some(kind)) => (Units::flat(source, kind), kind.name(), None, None),
             (_, None) => unreachable!("flat units are chosen for inputs without a grammar"),
         };
-        let unit_weights = Arc::new(units.byte_lengths());
         // Text without a grammar: lines first, then the tokens left.
         if cli.algo == Algo::Auto && lang == Lang::Text && flat_kind == Some(UnitKind::Token) {
             phases.insert(0, Phase::FlatLines(Minimizer::DrDd));
@@ -267,7 +269,7 @@ impl Plan {
             phases,
             repeat,
             settings,
-            unit_weights,
+            unit_weights: OnceLock::new(),
             later_round: false,
         })
     }
@@ -314,6 +316,19 @@ impl Plan {
         }
     }
 
+    fn unit_weights(&self) -> Arc<Vec<u64>> {
+        Arc::clone(
+            self.unit_weights
+                .get_or_init(|| Arc::new(self.units.byte_lengths())),
+        )
+    }
+
+    /// The first phase's policy, as a run starts it (the scale benchmark
+    /// measures its first proposal).
+    pub fn first_policy(&self) -> Box<dyn Policy> {
+        self.build(self.phases[0])
+    }
+
     fn build(&self, phase: Phase) -> Box<dyn Policy> {
         let s = &self.settings;
         match phase {
@@ -335,11 +350,8 @@ impl Plan {
                 let brackets = (0..tree.unit_count())
                     .filter(|&u| tree.grammar.is_paired_token(tree.kind(tree.leaf_of(u))));
                 Box::new(
-                    FlatPolicy::new(
-                        Box::new(DrDd::single_scans(Some(1))),
-                        Arc::clone(&self.unit_weights),
-                    )
-                    .sparing(Arc::new(BitSet::from_units(tree.unit_count(), brackets))),
+                    FlatPolicy::new(Box::new(DrDd::single_scans(Some(1))), self.unit_weights())
+                        .sparing(Arc::new(BitSet::from_units(tree.unit_count(), brackets))),
                 )
             }
             Phase::Flat(m) => {
@@ -350,7 +362,7 @@ impl Plan {
                     .flatten();
                 Box::new(FlatPolicy::new(
                     rechecking.unwrap_or_else(|| m.build(&s.minimizer)),
-                    Arc::clone(&self.unit_weights),
+                    self.unit_weights(),
                 ))
             }
             Phase::FlatLines(m) => {
@@ -360,7 +372,7 @@ impl Plan {
                     .chain([units.len()])
                     .collect();
                 Box::new(
-                    FlatPolicy::new(m.build(&s.minimizer), Arc::clone(&self.unit_weights))
+                    FlatPolicy::new(m.build(&s.minimizer), self.unit_weights())
                         .by_lines(Arc::new(line_starts)),
                 )
             }

@@ -150,19 +150,23 @@ pub fn level_nodes(tree: &Tree, level: u32, config: &Configuration, any_node: bo
     if tree.is_empty() || !tree.present(tree.root(), config) {
         return out;
     }
-    let mut stack = vec![tree.root()];
-    while let Some(n) = stack.pop() {
-        if tree.depth(n) == level {
+    // Nodes with their depths.
+    let mut stack = vec![(tree.root(), 0)];
+    while let Some((n, depth)) = stack.pop() {
+        if depth == level {
             if n != tree.root() && (any_node || tree.deletable(n)) {
                 out.push(n);
             }
             continue;
         }
-        for &c in tree.children(n).iter().rev() {
-            if tree.present(c, config) {
-                stack.push(c);
-            }
-        }
+        // Pushed in reverse so that the first child is popped first.
+        let at = stack.len();
+        stack.extend(
+            tree.children(n)
+                .filter(|&c| tree.present(c, config))
+                .map(|c| (c, depth + 1)),
+        );
+        stack[at..].reverse();
     }
     out.sort_by_key(|&n| tree.rank(n));
     out

@@ -105,7 +105,7 @@ use std::sync::Arc;
 use crate::bitset::BitSet;
 use crate::configuration::{Configuration, Delta, Proposal};
 use crate::policy::{ElemList, ListMinimizer, Minimizer, MinimizerSettings, Policy, Selection};
-use crate::tree::{Liveness, NodeId, Tree};
+use crate::tree::{Liveness, NodeId, Sizes, Tree};
 
 /// The sweep schedule's default cap on replacements tried per node.
 pub const DEFAULT_MAX_REPLACEMENTS_PER_NODE: u32 = 16;
@@ -161,7 +161,7 @@ impl Default for PersesOptions {
 struct PassData {
     live: Liveness,
     /// Kept tokens under each node.
-    size: Vec<u32>,
+    size: Sizes,
     /// Live internal nodes, largest first, then by rank.
     order: Vec<NodeId>,
 }
@@ -267,11 +267,11 @@ impl Sweep {
 }
 
 /// Live internal nodes, largest first, then by rank.
-fn size_order(tree: &Tree, live: &Liveness, size: &[u32]) -> Vec<NodeId> {
+fn size_order(tree: &Tree, live: &Liveness, size: &Sizes) -> Vec<NodeId> {
     let mut order: Vec<NodeId> = (0..tree.len() as NodeId)
         .filter(|&n| !tree.is_leaf(n) && live.is_live(n))
         .collect();
-    order.sort_by_key(|&n| (std::cmp::Reverse(size[n as usize]), tree.rank(n)));
+    order.sort_by_key(|&n| (std::cmp::Reverse(size.get(n)), tree.rank(n)));
     order
 }
 
@@ -285,7 +285,7 @@ impl Perses {
         let n = tree.len() as u32;
         let mut is_list = BitSet::empty(n);
         for id in 0..n {
-            if tree.children(id).iter().any(|&c| tree.deletable(c)) {
+            if tree.children(id).any(|c| tree.deletable(c)) {
                 is_list.insert(id);
             }
         }
@@ -342,8 +342,6 @@ impl Perses {
         let tree = &self.tree;
         let mut elems: Vec<NodeId> = tree
             .children(list)
-            .iter()
-            .copied()
             .filter(|&c| tree.deletable(c) && tree.present(c, config))
             .collect();
         elems.sort_by_key(|&c| tree.rank(c));
@@ -373,27 +371,26 @@ impl Perses {
         if tree.parent(anchor).is_none() {
             return Vec::new(); // the root fills no slot
         }
-        let limit = self
-            .options
-            .max_replacement_depth
-            .map_or(u32::MAX, |k| tree.depth(n).saturating_add(k));
+        // How far below `n` candidates may lie.
+        let limit = self.options.max_replacement_depth.unwrap_or(u32::MAX);
         let kind = tree.kind(n);
         let mut out = Vec::new();
-        let mut stack: Vec<NodeId> = tree.children(n).to_vec();
-        while let Some(d) = stack.pop() {
-            if pass.size[d as usize] == 0 {
+        // Descendants with their depths below `n`.
+        let mut stack: Vec<(NodeId, u32)> = tree.children(n).map(|c| (c, 1)).collect();
+        while let Some((d, below)) = stack.pop() {
+            if pass.size.get(d) == 0 {
                 continue;
             }
-            let within = tree.depth(d) <= limit;
+            let within = below <= limit;
             let same_kind = any_depth_same_kind && tree.kind(d) == kind;
             if (within || same_kind) && pass.live.is_live(d) && tree.fits_slot_of(anchor, d) {
                 out.push(d);
             }
             if within || any_depth_same_kind {
-                stack.extend_from_slice(tree.children(d));
+                stack.extend(tree.children(d).map(|c| (c, below.saturating_add(1))));
             }
         }
-        out.sort_by_key(|&d| (pass.size[d as usize], tree.rank(d)));
+        out.sort_by_key(|&d| (pass.size.get(d), tree.rank(d)));
         out
     }
 
@@ -438,7 +435,7 @@ impl Perses {
                 *next += 1;
                 let n = *node;
                 let size = &self.pass.as_deref().expect("in a pass").size;
-                if size[n as usize] > size[d as usize] {
+                if size.get(n) > size.get(d) {
                     return Some(self.replacement(n, d));
                 }
                 continue;
@@ -526,7 +523,7 @@ impl Perses {
     /// Whether `n` still exists and keeps a token this pass.
     fn usable(&self, n: NodeId) -> bool {
         let pass = self.pass();
-        pass.live.is_live(n) && pass.size[n as usize] > 0
+        pass.live.is_live(n) && pass.size.get(n) > 0
     }
 
     /// The list whose elements are `n`'s: `n` itself, unless its kept
@@ -541,11 +538,7 @@ impl Perses {
         let mut found = n;
         let mut at = n;
         loop {
-            let mut present = tree
-                .children(at)
-                .iter()
-                .copied()
-                .filter(|&c| pass.size[c as usize] > 0);
+            let mut present = tree.children(at).filter(|&c| pass.size.get(c) > 0);
             let (Some(c), None) = (present.next(), present.next()) else {
                 return found;
             };
@@ -641,7 +634,7 @@ impl Perses {
                     let mut cands = self.candidates(n, true);
                     // Only proper shrinks count against the cap, which is
                     // shared evenly by same-kind and other descendants.
-                    cands.retain(|&d| size[d as usize] < size[n as usize]);
+                    cands.retain(|&d| size.get(d) < size.get(n));
                     if let Some(cap) = self.options.max_replacements_per_node {
                         let kind = self.tree.kind(n);
                         let (mut same, mut other) = (0, 0);

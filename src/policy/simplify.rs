@@ -62,7 +62,7 @@ use rustc_hash::FxHashMap as HashMap;
 use crate::configuration::{Configuration, Delta, Proposal};
 use crate::grammar::{KindId, Role};
 use crate::policy::Policy;
-use crate::tree::{Liveness, NodeId, Tree};
+use crate::tree::{Liveness, NodeId, Sizes, Tree};
 use crate::units::Units;
 
 /// How many subtrees from elsewhere a node is tried with, after the
@@ -78,7 +78,7 @@ const DONOR_PICKS: usize = 4;
 struct PassData {
     live: Liveness,
     /// Kept tokens under each node.
-    size: Vec<u32>,
+    size: Sizes,
     /// Live nodes that keep a token and hold no rewrite, the subtrees a
     /// node may be replaced by: grouped by kind, each group smallest first
     /// (ties: by rank).
@@ -112,7 +112,7 @@ impl PassData {
         let size = tree.sizes(config);
         let mut by_kind: HashMap<KindId, Vec<NodeId>> = HashMap::default();
         for n in 0..tree.len() as NodeId {
-            if size[n as usize] > 0
+            if size.get(n) > 0
                 && live.is_live(n)
                 && config.rewrites.range(tree.tokens(n)).next().is_none()
             {
@@ -121,7 +121,7 @@ impl PassData {
         }
         let mut donors: Vec<Vec<NodeId>> = by_kind.into_values().collect();
         for group in &mut donors {
-            group.sort_unstable_by_key(|&n| (size[n as usize], tree.rank(n)));
+            group.sort_unstable_by_key(|&n| (size.get(n), tree.rank(n)));
         }
         // Groups in a fixed order, so that runs repeat.
         donors.sort_unstable_by_key(|group| group[0]);
@@ -216,7 +216,7 @@ impl Simplify {
         let own_texts = tree.grammar.replacements(tree.kind(n));
         let mut out: Vec<Arc<[u8]>> = Vec::new();
         for &t in targets {
-            if pass.size[t as usize] == 0
+            if pass.size.get(t) == 0
                 || !pass.live.is_live(t)
                 || tree.is_within(n, t)
                 || !tree.slot_of_accepts(anchor, tree.kind(t))
@@ -238,7 +238,7 @@ impl Simplify {
     /// and keep a token, largest first, then by rank.
     fn sweep_order(&self, pass: &PassData) -> Vec<NodeId> {
         let tree = &self.tree;
-        let present = |n: NodeId| pass.size[n as usize] > 0 && pass.live.is_live(n);
+        let present = |n: NodeId| pass.size.get(n) > 0 && pass.live.is_live(n);
         if self.hoisting {
             let mut order: Vec<NodeId> = (0..tree.len() as NodeId)
                 .filter(|&n| {
@@ -266,7 +266,7 @@ impl Simplify {
             order.sort_unstable();
             order.dedup();
         }
-        order.sort_unstable_by_key(|&n| (std::cmp::Reverse(pass.size[n as usize]), tree.rank(n)));
+        order.sort_unstable_by_key(|&n| (std::cmp::Reverse(pass.size.get(n)), tree.rank(n)));
         order
     }
 
@@ -284,9 +284,9 @@ impl Simplify {
     fn children_in<'a>(&'a self, n: NodeId, field: &'a str) -> impl Iterator<Item = NodeId> + 'a {
         let pass = self.pass.as_ref().expect("inside a pass");
         let tree = &self.tree;
-        tree.children(n).iter().copied().filter(move |&c| {
+        tree.children(n).filter(move |&c| {
             tree.grammar.field_name(tree.slot(c)) == Some(field)
-                && pass.size[c as usize] > 0
+                && pass.size.get(c) > 0
                 && pass.live.is_live(c)
         })
     }
@@ -318,7 +318,7 @@ impl Simplify {
             return Vec::new();
         }
         let own_texts = tree.grammar.replacements(tree.kind(n));
-        let smaller = |m: NodeId| pass.size[m as usize] < pass.size[n as usize];
+        let smaller = |m: NodeId| pass.size.get(m) < pass.size.get(n);
         // The first few of each fitting kind (whether a node fits depends
         // on its kind alone), at most DONOR_SCAN looked at per kind.
         let mut picks: Vec<NodeId> = Vec::new();
@@ -335,7 +335,7 @@ impl Simplify {
                     .take(DONOR_PICKS),
             );
         }
-        picks.sort_unstable_by_key(|&m| (pass.size[m as usize], tree.rank(m)));
+        picks.sort_unstable_by_key(|&m| (pass.size.get(m), tree.rank(m)));
         let mut out: Vec<Arc<[u8]>> = Vec::new();
         for m in picks {
             if out.len() == MAX_DONOR_TEXTS {
@@ -391,12 +391,11 @@ impl Simplify {
     fn drop_positions(&self, n: NodeId, config: &Configuration) -> Vec<Proposal> {
         let pass = self.pass.as_ref().expect("inside a pass");
         let tree = &self.tree;
-        let present = |m: NodeId| pass.size[m as usize] > 0 && pass.live.is_live(m);
+        let present = |m: NodeId| pass.size.get(m) > 0 && pass.live.is_live(m);
         let name_unit = |m: NodeId| {
             let (name_field, _) = tree.grammar.positional_list(tree.kind(m))?;
             let name = self.children_in(m, name_field).next()?;
-            (pass.size[name as usize] == 1)
-                .then(|| pass.next_kept[tree.tokens(name).start as usize])
+            (pass.size.get(name) == 1).then(|| pass.next_kept[tree.tokens(name).start as usize])
         };
         let Some(unit) = name_unit(n) else {
             return Vec::new();
@@ -423,8 +422,6 @@ impl Simplify {
                 return Vec::new();
             };
             tree.children(list)
-                .iter()
-                .copied()
                 .filter(|&c| {
                     present(c)
                         && tree.deletable(c)
@@ -457,15 +454,15 @@ impl Simplify {
         let tree = &self.tree;
         let grammar = &tree.grammar;
         let (name_field, target_field) = grammar.alias_fields(tree.kind(d))?;
-        let present = |n: NodeId| pass.size[n as usize] > 0 && pass.live.is_live(n);
+        let present = |n: NodeId| pass.size.get(n) > 0 && pass.live.is_live(n);
         let child = |field: &str| self.children_in(d, field).next();
-        let name = child(name_field).filter(|&c| pass.size[c as usize] == 1)?;
+        let name = child(name_field).filter(|&c| pass.size.get(c) == 1)?;
         let target = child(target_field)?;
         let first_of = |n: NodeId| pass.next_kept[tree.tokens(n).start as usize];
         let name_text = self.units.token_text(config, first_of(name));
         let along = grammar.alias_along(tree.kind(d));
         let mut written: Vec<u32> = pass.kept_in(tree.tokens(target)).collect();
-        for &c in tree.children(d) {
+        for c in tree.children(d) {
             if along.contains(&tree.kind(c)) && present(c) {
                 written.extend(pass.kept_in(tree.tokens(c)));
             }
@@ -487,7 +484,7 @@ impl Simplify {
             uses.push(first_of(u));
         }
         let added = uses.len() as u32 * (written.len() as u32).saturating_sub(1);
-        if uses.is_empty() || pass.size[d as usize] <= added {
+        if uses.is_empty() || pass.size.get(d) <= added {
             return None;
         }
         let text: Arc<[u8]> = Arc::from(self.units.join_kept(config, written));
@@ -535,8 +532,8 @@ impl Simplify {
                 } else {
                     delta.push(kept.end..all.end);
                 }
-                let left = pass.size[value as usize] + u32::from(trailing);
-                (pass.size[n as usize] > left).then_some(Proposal {
+                let left = pass.size.get(value) + u32::from(trailing);
+                (pass.size.get(n) > left).then_some(Proposal {
                     delta,
                     rewrites: Vec::new(),
                     layout: None,
@@ -598,7 +595,7 @@ impl Simplify {
             .kept_in(tokens.clone())
             .filter(|&u| !self.implied(u))
             .collect();
-        if moved.is_empty() || moved.len() as u32 == pass.size[n as usize] {
+        if moved.is_empty() || moved.len() as u32 == pass.size.get(n) {
             return None;
         }
         let text = self.units.join_kept(config, moved);
@@ -620,7 +617,7 @@ impl Simplify {
             return Vec::new();
         };
         let by_field = |p: NodeId, field: &str| self.children_in(p, field).next();
-        let Some(member) = by_field(n, &rule.member_field).filter(|&m| pass.size[m as usize] == 1)
+        let Some(member) = by_field(n, &rule.member_field).filter(|&m| pass.size.get(m) == 1)
         else {
             return Vec::new();
         };
@@ -631,10 +628,10 @@ impl Simplify {
         let Some(declared) = self.members.get(name).filter(|_| first < tokens.start) else {
             return Vec::new();
         };
-        let removed = pass.size[n as usize] - 1;
+        let removed = pass.size.get(n) - 1;
         let mut texts: Vec<Vec<u8>> = Vec::new();
         for &(declaration, declarator) in declared.iter() {
-            if !pass.live.is_live(declaration) || pass.size[declarator as usize] == 0 {
+            if !pass.live.is_live(declaration) || pass.size.get(declarator) == 0 {
                 continue;
             }
             let Some(first_declarator) = by_field(declaration, &rule.declarator_field) else {
@@ -670,7 +667,7 @@ impl Simplify {
     /// Whether replacing `n` (first kept token `first`) by `text` shrinks it.
     fn shrinks(&self, n: NodeId, first: u32, text: &[u8], config: &Configuration) -> bool {
         let pass = self.pass.as_ref().expect("inside a pass");
-        match pass.size[n as usize] {
+        match pass.size.get(n) {
             0 => false,
             1 => self.units.token_text(config, first).len() > text.len(),
             _ => !self.reads(n, first, text, config),
@@ -691,8 +688,6 @@ fn find_aliases(tree: &Tree, units: &Units) -> (HashMap<Vec<u8>, Vec<NodeId>>, V
         };
         let child = |field: &str| {
             tree.children(n)
-                .iter()
-                .copied()
                 .find(|&c| grammar.field_name(tree.slot(c)) == Some(field))
         };
         if let (Some(name), Some(target)) = (child(name_field), child(target_field))
@@ -708,7 +703,7 @@ fn find_aliases(tree: &Tree, units: &Units) -> (HashMap<Vec<u8>, Vec<NodeId>>, V
     let uses = (0..tree.len() as NodeId)
         .filter(|&n| {
             tree.tokens(n).len() == 1
-                && tree.children(n).is_empty()
+                && tree.is_leaf(n)
                 && aliases.contains_key(text(n))
                 && names.binary_search(&n).is_err()
         })
@@ -727,9 +722,8 @@ fn find_positional(tree: &Tree, units: &Units) -> HashMap<Vec<u8>, Vec<NodeId>> 
         };
         let name = tree
             .children(n)
-            .iter()
-            .find(|&&c| grammar.field_name(tree.slot(c)) == Some(name_field));
-        if let Some(&name) = name
+            .find(|&c| grammar.field_name(tree.slot(c)) == Some(name_field));
+        if let Some(name) = name
             && tree.tokens(name).len() == 1
             && grammar.is_identifier(tree.kind(name))
         {
@@ -757,7 +751,7 @@ fn find_members(tree: &Tree, units: &Units) -> Members {
         let Some(rule) = rules.iter().find(|r| r.declaration == tree.kind(n)) else {
             continue;
         };
-        for &d in tree.children(n) {
+        for d in tree.children(n) {
             if grammar.field_name(tree.slot(d)) != Some(rule.declarator_field.as_str()) {
                 continue;
             }
@@ -832,7 +826,7 @@ impl Policy for Simplify {
                 let extra = self.next_text - texts.len();
                 let replaceable =
                     self.has_replacements(n) || self.alias_uses.binary_search(&n).is_ok();
-                let more_texts = match pass.size[n as usize] {
+                let more_texts = match pass.size.get(n) {
                     _ if !replaceable => Vec::new(),
                     1 => self.alias_texts(n, first, config),
                     _ => self.donor_texts(n, config),

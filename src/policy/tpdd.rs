@@ -43,7 +43,7 @@ use std::sync::Arc;
 
 use crate::configuration::{Configuration, Proposal};
 use crate::policy::Policy;
-use crate::tree::{Liveness, NodeId, Tree};
+use crate::tree::{Liveness, NodeId, Sizes, Tree};
 
 /// T-PDD's two parameters.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -66,7 +66,7 @@ impl Default for TPddOptions {
 /// What a pass knows about its configuration.
 struct PassData {
     live: Liveness,
-    size: Vec<u32>,
+    size: Sizes,
 }
 
 /// Tree-based probabilistic delta debugging.
@@ -115,14 +115,13 @@ impl TPdd {
         let mut q = vec![0.0f64; n];
         for id in (0..n).rev() {
             let pn = p[id];
-            let children = tree.children(id as NodeId);
-            q[id] = if children.is_empty() {
+            q[id] = if tree.is_leaf(id as NodeId) {
                 1.0 - pn
             } else {
-                let product: f64 = children
-                    .iter()
-                    .filter(|&&c| pass.live.is_live(c))
-                    .map(|&c| q[c as usize])
+                let product: f64 = tree
+                    .children(id as NodeId)
+                    .filter(|&c| pass.live.is_live(c))
+                    .map(|c| q[c as usize])
                     .product();
                 (1.0 - pn) + pn * product
             };
@@ -149,7 +148,7 @@ impl TPdd {
                 continue;
             }
             let pass_d = probs[id as usize];
-            let gain = pass.size[id as usize] as f64 * pass_d;
+            let gain = pass.size.get(id) as f64 * pass_d;
             let better = match best {
                 None => true,
                 Some((b, bg, _)) => gain > bg || (gain == bg && tree.rank(id) < tree.rank(b)),
@@ -215,14 +214,14 @@ mod tests {
     fn folded(t: &TPdd, pass: &PassData, d: NodeId) -> f64 {
         fn q(t: &TPdd, pass: &PassData, n: NodeId) -> f64 {
             let pn = t.p[n as usize];
-            let children = t.tree.children(n);
-            if children.is_empty() {
+            if t.tree.is_leaf(n) {
                 return 1.0 - pn;
             }
-            let product: f64 = children
-                .iter()
-                .filter(|&&c| pass.live.is_live(c))
-                .map(|&c| q(t, pass, c))
+            let product: f64 = t
+                .tree
+                .children(n)
+                .filter(|&c| pass.live.is_live(c))
+                .map(|c| q(t, pass, c))
                 .product();
             (1.0 - pn) + pn * product
         }

@@ -588,7 +588,7 @@ fn tree_sizes_count_kept_tokens_like_size_and_replacement_checks_the_anchor_slot
     let config = Configuration::from_units(units.len(), (0..units.len()).filter(|u| u % 3 != 1));
     let sizes = tree.sizes(&config);
     for n in 0..tree.len() as NodeId {
-        assert_eq!(sizes[n as usize], tree.size(n, &config));
+        assert_eq!(sizes.get(n), tree.size(n, &config));
     }
     // A call may replace a statement of a list, never the condition of an if.
     let live = tree.liveness(&Configuration::full(units.len()));
@@ -601,7 +601,7 @@ fn tree_sizes_count_kept_tokens_like_size_and_replacement_checks_the_anchor_slot
         .filter(|&n| tree.depth(n) == 3)
         .unwrap();
     assert!(tree.can_replace(if1, crash, &live));
-    let expr = tree.children(if1)[2];
+    let expr = tree.children(if1).nth(2).unwrap();
     assert_eq!(tree.kind_name(expr), "expr");
     assert!(!tree.fits_slot_of(expr, crash));
 }

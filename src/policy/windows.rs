@@ -111,12 +111,9 @@ impl TokenWindows {
         }
         // Then its next siblings with kept tokens, each deletable and
         // wholly inside, up to one that ends the run.
-        let siblings = tree.children(parent);
-        let at = siblings
-            .iter()
-            .position(|&c| c == node)
-            .expect("a node is among its parent's children");
-        for &sibling in &siblings[at + 1..] {
+        // The node's later siblings start where its subtree ends.
+        let later = tree.children(parent).skip_while(|&c| c != node).skip(1);
+        for sibling in later {
             if !tree.present(sibling, config) {
                 continue;
             }

@@ -7,6 +7,7 @@
 //! Trees come from tree-sitter (`parse`) or are built by hand ([`toy`]) for
 //! the tutorial's examples.
 
+mod compact;
 pub mod parse;
 pub mod toy;
 
@@ -14,15 +15,42 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
+use rustc_hash::FxHashMap;
+
 use crate::bitset::BitSet;
 use crate::configuration::{Configuration, Delta};
 use crate::grammar::{Grammar, KindId, Role, SlotId};
 use crate::units::Units;
+use compact::{NarrowU32s, RankedBits};
 
 /// A node's index in the arena (preorder; the root is 0).
 pub type NodeId = u32;
 
 const NONE: u32 = u32::MAX;
+
+/// How a node without a slot stores it.
+const NO_SLOT: u16 = u16::MAX;
+
+/// The children of a node, left to right: each next sibling starts where the
+/// subtree before it ends.
+#[derive(Clone)]
+pub struct Children<'a> {
+    tree: &'a Tree,
+    next: NodeId,
+    end: NodeId,
+}
+
+impl Iterator for Children<'_> {
+    type Item = NodeId;
+
+    fn next(&mut self) -> Option<NodeId> {
+        (self.next < self.end).then(|| {
+            let c = self.next;
+            self.next = self.tree.subtree_end(c);
+            c
+        })
+    }
+}
 
 /// An immutable parse tree over the units of one input.
 #[derive(Debug)]
@@ -30,20 +58,18 @@ pub struct Tree {
     pub grammar: Arc<Grammar>,
     kind: Vec<KindId>,
     parent: Vec<NodeId>,
-    child_offsets: Vec<u32>,
-    children: Vec<NodeId>,
-    slot: Vec<SlotId>,
+    /// The slot each node fills, [`NO_SLOT`] for none.
+    slot: Vec<u16>,
     role: Vec<Role>,
-    /// The units under node `n` are `token_start[n]..token_end[n]`.
-    token_start: Vec<u32>,
-    token_end: Vec<u32>,
-    depth: Vec<u32>,
+    /// Nodes in each subtree, its root included: the descendants of `n` are
+    /// `n+1..n+size[n]`.
+    size: NarrowU32s,
+    /// Which nodes are tokens. Tokens are numbered in preorder, so the units
+    /// under `n` are the tokens among `n..n+size[n]`: a rank query each.
+    is_token: RankedBits,
     /// Order key for ties and list order: a hand-built tree's ids, or
     /// `None` for the preorder index (parsed trees).
     rank: Option<Vec<u32>>,
-    /// Preorder end: the descendants of `n` are `n+1..subtree_end[n]`.
-    subtree_end: Vec<NodeId>,
-    leaf_of_unit: Vec<NodeId>,
     max_depth: u32,
     /// Parse errors found when the tree was built.
     pub parse_errors: usize,
@@ -77,22 +103,28 @@ impl Tree {
         (p != NONE).then_some(p)
     }
 
-    pub fn children(&self, n: NodeId) -> &[NodeId] {
-        let (a, b) = (
-            self.child_offsets[n as usize],
-            self.child_offsets[n as usize + 1],
-        );
-        &self.children[a as usize..b as usize]
+    /// `n`'s children, in order.
+    pub fn children(&self, n: NodeId) -> Children<'_> {
+        Children {
+            tree: self,
+            next: n + 1,
+            end: self.subtree_end(n),
+        }
+    }
+
+    /// Where `n`'s subtree ends in preorder.
+    fn subtree_end(&self, n: NodeId) -> NodeId {
+        n + self.size.get(n)
     }
 
     pub fn is_leaf(&self, n: NodeId) -> bool {
-        self.children(n).is_empty()
+        self.size.get(n) == 1
     }
 
     /// The slot `n` fills in its parent, if the grammar describes one.
     pub fn slot(&self, n: NodeId) -> Option<SlotId> {
         let s = self.slot[n as usize];
-        (s != NONE).then_some(s)
+        (s != NO_SLOT).then_some(SlotId::from(s))
     }
 
     pub fn role(&self, n: NodeId) -> Role {
@@ -106,11 +138,13 @@ impl Tree {
 
     /// The units under `n`.
     pub fn tokens(&self, n: NodeId) -> Range<u32> {
-        self.token_start[n as usize]..self.token_end[n as usize]
+        self.is_token.rank(n)..self.is_token.rank(self.subtree_end(n))
     }
 
+    /// How many ancestors `n` has: O(depth), it walks up (traversals that
+    /// need depths track them as they go down).
     pub fn depth(&self, n: NodeId) -> u32 {
-        self.depth[n as usize]
+        std::iter::successors(self.parent(n), |&p| self.parent(p)).count() as u32
     }
 
     pub fn max_depth(&self) -> u32 {
@@ -123,21 +157,21 @@ impl Tree {
 
     /// The proper descendants of `n`, in preorder.
     pub fn descendants(&self, n: NodeId) -> Range<NodeId> {
-        n + 1..self.subtree_end[n as usize]
+        n + 1..self.subtree_end(n)
     }
 
     /// Whether `d` is `n` or below it.
     pub fn is_within(&self, d: NodeId, n: NodeId) -> bool {
-        d >= n && d < self.subtree_end[n as usize]
+        d >= n && d < self.subtree_end(n)
     }
 
     /// The leaf node of unit `u`.
     pub fn leaf_of(&self, unit: u32) -> NodeId {
-        self.leaf_of_unit[unit as usize]
+        self.is_token.select(unit)
     }
 
     pub fn unit_count(&self) -> u32 {
-        self.leaf_of_unit.len() as u32
+        self.is_token.ones()
     }
 
     /// Whether any token under `n` is kept.
@@ -150,22 +184,21 @@ impl Tree {
         config.kept.count_in(self.tokens(n))
     }
 
-    /// Kept tokens under every node, indexed by node, in O(nodes + units)
-    /// (one prefix sum over the units instead of one range count per node).
-    pub fn sizes(&self, config: &Configuration) -> Vec<u32> {
-        let units = self.unit_count();
-        let mut prefix = Vec::with_capacity(units as usize + 1);
-        let mut kept = 0u32;
-        prefix.push(0);
-        for u in 0..units {
-            kept += config.kept.contains(u) as u32;
-            prefix.push(kept);
+    /// Kept tokens under every node, indexed by node, in O(nodes): bottom-up,
+    /// each node the sum of its children (a token: whether it is kept).
+    pub fn sizes(&self, config: &Configuration) -> Sizes {
+        let n = self.len() as NodeId;
+        let mut size = NarrowU32s::zeros(n as usize);
+        for id in (0..n).rev() {
+            let s = if self.is_leaf(id) {
+                let t = self.tokens(id);
+                u32::from(t.start < t.end && config.kept.contains(t.start))
+            } else {
+                self.children(id).map(|c| size.get(c)).sum()
+            };
+            size.set(id, s);
         }
-        self.token_start
-            .iter()
-            .zip(&self.token_end)
-            .map(|(&a, &b)| prefix[b as usize] - prefix[a as usize])
-            .collect()
+        Sizes(size)
     }
 
     /// Which nodes still exist in `config` (see [`Liveness`]).
@@ -206,8 +239,7 @@ impl Tree {
     /// `declaration`, its declarators, not its type; for a field, not the
     /// bitfield width that follows a declarator), or, when every separator
     /// is a trailing one, right before it.
-    fn element_slots(&self, p: NodeId) -> Vec<SlotId> {
-        let siblings = self.children(p);
+    fn element_slots(&self, p: NodeId, siblings: &[NodeId]) -> Vec<Option<SlotId>> {
         let mut after = Vec::new();
         let mut before = Vec::new();
         let named = |c: NodeId| self.role(c) != Role::Extra && self.grammar.is_named(self.kind(c));
@@ -224,9 +256,9 @@ impl Tree {
                 .find(|&&c| self.role(c) != Role::Extra);
             for (found, slots) in [(next, &mut after), (prev, &mut before)] {
                 if let Some(&c) = found.filter(|&&c| named(c))
-                    && !slots.contains(&self.slot[c as usize])
+                    && !slots.contains(&self.slot(c))
                 {
-                    slots.push(self.slot[c as usize]);
+                    slots.push(self.slot(c));
                 }
             }
         }
@@ -248,12 +280,12 @@ impl Tree {
         config: &Configuration,
         ranges: &mut Vec<Range<u32>>,
     ) {
-        let siblings = self.children(p);
-        let slots = self.element_slots(p);
+        let siblings: Vec<NodeId> = self.children(p).collect();
+        let slots = self.element_slots(p, &siblings);
         let is_element = |c: NodeId| {
             self.role(c) != Role::Extra
                 && self.grammar.is_named(self.kind(c))
-                && slots.contains(&self.slot[c as usize])
+                && slots.contains(&self.slot(c))
         };
         // A kept sibling a separator search stops at.
         let stops = |s: NodeId| self.role(s) != Role::Extra && self.present(s, config);
@@ -334,6 +366,16 @@ impl Tree {
     }
 }
 
+/// Kept tokens under each node of a tree in one configuration
+/// ([`Tree::sizes`]), two bytes a node for most.
+pub struct Sizes(NarrowU32s);
+
+impl Sizes {
+    pub fn get(&self, n: NodeId) -> u32 {
+        self.0.get(n)
+    }
+}
+
 /// Which nodes still exist in a configuration.
 ///
 /// A token exists iff it is kept. A node with mandatory parts exists iff all
@@ -360,6 +402,38 @@ pub struct Liveness {
 /// for a node without mandatory parts, which exists iff its parent does.
 type Intrinsic = Option<bool>;
 
+/// A column of [`Intrinsic`] values, two bits a node.
+#[derive(Debug)]
+struct Intrinsics {
+    /// Nodes with mandatory parts.
+    some: BitSet,
+    /// Of those, the ones whose mandatory parts all exist.
+    value: BitSet,
+}
+
+impl Intrinsics {
+    fn new(n: u32) -> Self {
+        Intrinsics {
+            some: BitSet::empty(n),
+            value: BitSet::empty(n),
+        }
+    }
+
+    fn get(&self, id: NodeId) -> Intrinsic {
+        self.some.contains(id).then(|| self.value.contains(id))
+    }
+
+    /// Sets a node's value (once; every node starts as `None`).
+    fn set(&mut self, id: NodeId, v: Intrinsic) {
+        if let Some(v) = v {
+            self.some.insert(id);
+            if v {
+                self.value.insert(id);
+            }
+        }
+    }
+}
+
 /// Liveness facts that depend on the tree alone: a subtree with no kept
 /// token always looks the same, so its nodes' intrinsic existence is
 /// computed once per tree, and a dead such subtree whose nodes all depend
@@ -367,7 +441,7 @@ type Intrinsic = Option<bool>;
 #[derive(Debug)]
 struct EmptySubtrees {
     /// Each node's intrinsic existence when its subtree keeps no token.
-    intrinsic: Vec<Intrinsic>,
+    intrinsic: Intrinsics,
     /// Whether some node of the subtree exists on its own even then (all
     /// its mandatory parts are bare lists).
     any_exists: BitSet,
@@ -375,20 +449,20 @@ struct EmptySubtrees {
 
 impl EmptySubtrees {
     fn compute(tree: &Tree) -> Self {
-        let n = tree.len();
-        let mut intrinsic: Vec<Intrinsic> = vec![None; n];
-        for id in (0..n as NodeId).rev() {
-            intrinsic[id as usize] = if tree.is_leaf(id) {
+        let n = tree.len() as u32;
+        let mut intrinsic = Intrinsics::new(n);
+        for id in (0..n).rev() {
+            let own = if tree.is_leaf(id) {
                 Some(false)
             } else {
                 // Nothing stands in the place of a node without kept tokens.
-                Liveness::intrinsic_of(tree, id, |c| intrinsic[c as usize], |_| false)
+                Liveness::intrinsic_of(tree, id, |c| intrinsic.get(c), |_| false)
             };
+            intrinsic.set(id, own);
         }
-        let mut any_exists = BitSet::empty(n as u32);
-        for id in (0..n as NodeId).rev() {
-            if intrinsic[id as usize] == Some(true)
-                || tree.children(id).iter().any(|&c| any_exists.contains(c))
+        let mut any_exists = BitSet::empty(n);
+        for id in (0..n).rev() {
+            if intrinsic.get(id) == Some(true) || tree.children(id).any(|c| any_exists.contains(c))
             {
                 any_exists.insert(id);
             }
@@ -403,64 +477,83 @@ impl EmptySubtrees {
 impl Liveness {
     /// O(nodes on the paths to kept tokens, plus the subtrees next to them
     /// that hold none), not O(all nodes): late in a run, when few tokens
-    /// are left of a large input, most of the tree is skipped.
+    /// are left of a large input, most of the tree is skipped. Bits per
+    /// node, plus a map for the few nodes something else stands in for.
     fn compute(tree: &Tree, config: &Configuration) -> Self {
         let n = tree.len() as u32;
         let empty = tree.empty.get_or_init(|| EmptySubtrees::compute(tree));
         let replaced = Self::replaced(tree, config);
-        // The nodes holding a kept token, in preorder (subtrees without one
-        // are skipped whole).
-        let mut holding = Vec::new();
+        // The nodes holding a kept token (subtrees without one are skipped
+        // whole); for the others the empty-subtree values apply.
+        let mut holding = BitSet::empty(n);
         let mut id = 0;
         while id < n {
             if config.kept.any_in(tree.tokens(id)) {
-                holding.push(id);
+                holding.insert(id);
                 id += 1;
             } else {
-                id = tree.subtree_end[id as usize];
+                id = tree.subtree_end(id);
             }
         }
-        // Their intrinsic existence, bottom-up; `None` in `computed` means
-        // "holds no kept token": the empty-subtree value applies.
-        let mut computed: Vec<Option<Intrinsic>> = vec![None; n as usize];
-        // What stands in each holding node's place (`NONE`: nothing).
-        let mut occupant: Vec<NodeId> = vec![NONE; n as usize];
-        for &id in holding.iter().rev() {
+        // Their intrinsic existence, bottom-up.
+        let mut computed = Intrinsics::new(n);
+        // The holding nodes in whose place something else stands, or
+        // nothing (`NONE`); in every other holding node's place stands
+        // the node itself.
+        let mut displaced: FxHashMap<NodeId, NodeId> = FxHashMap::default();
+        let occupant = |displaced: &FxHashMap<NodeId, NodeId>, c: NodeId| {
+            if holding.contains(c) {
+                displaced.get(&c).copied().unwrap_or(c)
+            } else {
+                NONE
+            }
+        };
+        for id in holding.iter_rev() {
+            let intrinsic = |c: NodeId| {
+                if holding.contains(c) {
+                    computed.get(c)
+                } else {
+                    empty.intrinsic.get(c)
+                }
+            };
             // A leaf holding a kept token is that token; a replaced node
             // is its rewrite.
             let own = if tree.is_leaf(id) || replaced.as_ref().is_some_and(|r| r.contains(id)) {
                 Some(true)
             } else {
-                Self::intrinsic_of(
-                    tree,
-                    id,
-                    |c| computed[c as usize].unwrap_or(empty.intrinsic[c as usize]),
-                    |c| occupant[c as usize] != NONE,
-                )
+                Self::intrinsic_of(tree, id, intrinsic, |c| occupant(&displaced, c) != NONE)
             };
-            computed[id as usize] = Some(own);
-            occupant[id as usize] = Self::occupant_of(
+            let stands = Self::occupant_of(
                 tree,
                 id,
                 own,
-                |c| computed[c as usize].is_some(),
-                |c| occupant[c as usize],
+                |c| holding.contains(c),
+                |c| occupant(&displaced, c),
             );
+            computed.set(id, own);
+            if stands != id {
+                displaced.insert(id, stands);
+            }
         }
         // Existence top-down, in preorder.
         let mut live = BitSet::empty(n);
         let mut id = 0;
         while id < n {
-            let own = computed[id as usize].unwrap_or(empty.intrinsic[id as usize]);
+            let holds = holding.contains(id);
+            let own = if holds {
+                computed.get(id)
+            } else {
+                empty.intrinsic.get(id)
+            };
             let is_live = match own {
                 Some(v) => v,
                 None => tree.parent(id).is_none_or(|p| live.contains(p)),
             };
             if is_live {
                 live.insert(id);
-            } else if computed[id as usize].is_none() && !empty.any_exists.contains(id) {
+            } else if !holds && !empty.any_exists.contains(id) {
                 // Dead, and so is everything below: skip it.
-                id = tree.subtree_end[id as usize];
+                id = tree.subtree_end(id);
                 continue;
             }
             id += 1;
@@ -483,7 +576,7 @@ impl Liveness {
         if own != Some(false) {
             return id;
         }
-        let mut holding = tree.children(id).iter().copied().filter(|&c| holds(c));
+        let mut holding = tree.children(id).filter(|&c| holds(c));
         let (Some(c), None) = (holding.next(), holding.next()) else {
             return NONE;
         };
@@ -507,7 +600,7 @@ impl Liveness {
         let mut ok = true;
         let mut plus_slots: Vec<(SlotId, bool)> = Vec::new();
         let separated = tree.grammar.has_separators(tree.kind(id));
-        for &c in tree.children(id) {
+        for c in tree.children(id) {
             match tree.role(c) {
                 // Separators go and come with the elements they separate.
                 Role::Mandatory if separated && tree.is_separator_child(id, c) => {}
@@ -587,8 +680,8 @@ impl Liveness {
         }
         let sizes = tree.sizes(config);
         let mut replaced = BitSet::empty(tree.len() as u32);
-        for (id, &size) in sizes.iter().enumerate() {
-            if size == 1
+        for id in 0..tree.len() {
+            if sizes.get(id as NodeId) == 1
                 && config
                     .rewrites
                     .range(tree.tokens(id as NodeId))
@@ -610,15 +703,13 @@ pub struct TreeBuilder {
     grammar: Grammar,
     kind: Vec<KindId>,
     parent: Vec<NodeId>,
-    slot: Vec<SlotId>,
+    slot: Vec<u16>,
     role: Vec<Role>,
     rank: Vec<u32>,
-    token_start: Vec<u32>,
-    token_end: Vec<u32>,
-    depth: Vec<u32>,
-    subtree_end: Vec<NodeId>,
+    max_depth: u32,
+    size: NarrowU32s,
+    is_token: RankedBits,
     unit_starts: Vec<u32>,
-    leaf_of_unit: Vec<NodeId>,
     open: Vec<NodeId>,
     parse_errors: usize,
 }
@@ -643,12 +734,10 @@ impl TreeBuilder {
             slot: Vec::new(),
             role: Vec::new(),
             rank: Vec::new(),
-            token_start: Vec::new(),
-            token_end: Vec::new(),
-            depth: Vec::new(),
-            subtree_end: Vec::new(),
+            max_depth: 0,
+            size: NarrowU32s::default(),
+            is_token: RankedBits::default(),
             unit_starts: Vec::new(),
-            leaf_of_unit: Vec::new(),
             open: Vec::new(),
             parse_errors: 0,
         }
@@ -660,12 +749,9 @@ impl TreeBuilder {
         self.parent.reserve_exact(nodes);
         self.slot.reserve_exact(nodes);
         self.role.reserve_exact(nodes);
-        self.token_start.reserve_exact(nodes);
-        self.token_end.reserve_exact(nodes);
-        self.depth.reserve_exact(nodes);
-        self.subtree_end.reserve_exact(nodes);
+        self.size.reserve_exact(nodes);
+        self.is_token = RankedBits::with_capacity(nodes);
         self.unit_starts.reserve_exact(tokens);
-        self.leaf_of_unit.reserve_exact(tokens);
     }
 
     pub fn grammar(&mut self) -> &mut Grammar {
@@ -677,7 +763,7 @@ impl TreeBuilder {
         self.parse_errors += 1;
     }
 
-    fn push(&mut self, spec: NodeSpec<'_>) -> NodeId {
+    fn push(&mut self, spec: NodeSpec<'_>, is_token: bool) -> NodeId {
         let id = self.kind.len() as NodeId;
         let parent = self.open.last().copied().unwrap_or(NONE);
         let (slot, role) = if parent == NONE {
@@ -704,7 +790,13 @@ impl TreeBuilder {
         };
         self.kind.push(spec.kind);
         self.parent.push(parent);
-        self.slot.push(slot);
+        self.slot.push(match slot {
+            NONE => NO_SLOT,
+            s => u16::try_from(s)
+                .ok()
+                .filter(|&s| s != NO_SLOT)
+                .expect("a grammar has fewer than 65,535 slots"),
+        });
         self.role.push(role);
         // Ranks are stored only once a node brings its own.
         if spec.rank.is_some() && self.rank.is_empty() {
@@ -713,17 +805,15 @@ impl TreeBuilder {
         if spec.rank.is_some() || !self.rank.is_empty() {
             self.rank.push(spec.rank.unwrap_or(id));
         }
-        let units = self.leaf_of_unit.len() as u32;
-        self.token_start.push(units);
-        self.token_end.push(units);
-        self.depth.push(self.open.len() as u32);
-        self.subtree_end.push(id + 1);
+        self.max_depth = self.max_depth.max(self.open.len() as u32);
+        self.size.push(1);
+        self.is_token.push(is_token);
         id
     }
 
     /// Opens an internal node; its children follow until [`Self::close`].
     pub fn open(&mut self, spec: NodeSpec<'_>) {
-        let id = self.push(spec);
+        let id = self.push(spec, false);
         self.open.push(id);
     }
 
@@ -731,13 +821,12 @@ impl TreeBuilder {
     pub fn close(&mut self) {
         let id = self.open.pop().expect("close without open");
         let end = self.kind.len() as NodeId;
-        self.subtree_end[id as usize] = end;
-        self.token_end[id as usize] = self.leaf_of_unit.len() as u32;
+        self.size.set(id, end - id);
     }
 
     /// Adds a token covering `bytes` of the source (non-empty, after the previous token).
     pub fn token(&mut self, spec: NodeSpec<'_>, bytes: Range<usize>) {
-        let id = self.push(spec);
+        self.push(spec, true);
         debug_assert!(bytes.start < bytes.end);
         let start = if self.unit_starts.is_empty() {
             0
@@ -745,8 +834,6 @@ impl TreeBuilder {
             bytes.start as u32
         };
         self.unit_starts.push(start);
-        self.leaf_of_unit.push(id);
-        self.token_end[id as usize] = self.leaf_of_unit.len() as u32;
     }
 
     /// The finished tree and its token units.
@@ -754,45 +841,19 @@ impl TreeBuilder {
         while !self.open.is_empty() {
             self.close();
         }
-        let n = self.kind.len();
-        let mut child_count = vec![0u32; n + 1];
-        for &p in &self.parent {
-            if p != NONE {
-                child_count[p as usize] += 1;
-            }
-        }
-        let mut child_offsets = vec![0u32; n + 1];
-        for i in 0..n {
-            child_offsets[i + 1] = child_offsets[i] + child_count[i];
-        }
-        // `child_count` becomes each parent's next free place.
-        child_count.copy_from_slice(&child_offsets);
-        let mut fill = child_count;
-        let mut children = vec![0; n.saturating_sub(1)];
-        for (id, &p) in self.parent.iter().enumerate() {
-            if p != NONE {
-                children[fill[p as usize] as usize] = id as NodeId;
-                fill[p as usize] += 1;
-            }
-        }
-        drop(fill);
-        let max_depth = self.depth.iter().copied().max().unwrap_or(0);
+        self.is_token.seal();
+        self.size.shrink_to_fit();
         let units = Units::from_starts(source, self.unit_starts, true);
         let tree = Tree {
             grammar: Arc::new(self.grammar),
             kind: self.kind,
             parent: self.parent,
-            child_offsets,
-            children,
             slot: self.slot,
             role: self.role,
-            token_start: self.token_start,
-            token_end: self.token_end,
-            depth: self.depth,
+            size: self.size,
+            is_token: self.is_token,
             rank: (!self.rank.is_empty()).then_some(self.rank),
-            subtree_end: self.subtree_end,
-            leaf_of_unit: self.leaf_of_unit,
-            max_depth,
+            max_depth: self.max_depth,
             parse_errors: self.parse_errors,
             empty: OnceLock::new(),
         };

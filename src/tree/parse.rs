@@ -555,7 +555,7 @@ mod tests {
                 let deletions = 1 + rng.next() % (n / (1 + round % 7) + 1);
                 for _ in 0..deletions {
                     let node = (rng.next() % n) as NodeId;
-                    let end = tree.subtree_end[node as usize];
+                    let end = tree.descendants(node).end;
                     if rng.next().is_multiple_of(3) && end > node + 1 {
                         // A replacement: the node by one of its descendants.
                         let d = node + 1 + (rng.next() % u64::from(end - node - 1)) as NodeId;
@@ -842,8 +842,6 @@ mod tests {
         let stmt = find(&tree, &units, "if_statement", "if (x) { y(); } else z();")[0];
         let child = |field_kind: &str| {
             tree.children(stmt)
-                .iter()
-                .copied()
                 .find(|&c| tree.kind_name(c) == field_kind)
                 .unwrap()
         };
@@ -941,12 +939,8 @@ mod tests {
                 if tree.is_leaf(p) || !tree.grammar.has_separators(tree.kind(p)) {
                     continue;
                 }
-                let children: Vec<NodeId> = tree
-                    .children(p)
-                    .iter()
-                    .copied()
-                    .filter(|&c| tree.deletable(c))
-                    .collect();
+                let children: Vec<NodeId> =
+                    tree.children(p).filter(|&c| tree.deletable(c)).collect();
                 // Every child alone, and every pair of children.
                 let mut sets: Vec<Vec<NodeId>> = children.iter().map(|&c| vec![c]).collect();
                 for (i, &a) in children.iter().enumerate() {

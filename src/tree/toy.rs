@@ -205,7 +205,7 @@ mod tests {
         let (tree, units) = b.build(0);
         assert_eq!(units.render(&Configuration::full(units.len())), b"a b c");
         assert_eq!(tree.tokens(0), 0..3);
-        assert_eq!(tree.children(0).len(), 2);
+        assert_eq!(tree.children(0).count(), 2);
         assert_eq!(tree.descendants(1), 2..4);
         assert!(tree.deletable(1) && !tree.deletable(0));
         assert_eq!(tree.depth(2), 2);
