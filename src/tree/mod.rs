@@ -28,8 +28,46 @@ pub type NodeId = u32;
 
 const NONE: u32 = u32::MAX;
 
-/// How a node without a slot stores it.
-const NO_SLOT: u16 = u16::MAX;
+/// A node's slot (13 bits, all ones for none) and role (3 bits) in two bytes.
+#[derive(Clone, Copy, Debug)]
+struct SlotAndRole(u16);
+
+const SLOT_BITS: u32 = 13;
+const NO_SLOT: u16 = (1 << SLOT_BITS) - 1;
+const ROLES: [Role; 6] = [
+    Role::Mandatory,
+    Role::Optional,
+    Role::ListElem,
+    Role::PlusElem,
+    Role::Extra,
+    Role::Error,
+];
+
+impl SlotAndRole {
+    fn new(slot: Option<SlotId>, role: Role) -> Self {
+        let slot = match slot {
+            None => NO_SLOT,
+            Some(s) => u16::try_from(s)
+                .ok()
+                .filter(|&s| s < NO_SLOT)
+                .expect("a grammar has fewer than 8,191 slots"),
+        };
+        let role = ROLES
+            .iter()
+            .position(|&r| r == role)
+            .expect("every role is listed") as u16;
+        SlotAndRole(role << SLOT_BITS | slot)
+    }
+
+    fn slot(self) -> Option<SlotId> {
+        let s = self.0 & NO_SLOT;
+        (s != NO_SLOT).then_some(SlotId::from(s))
+    }
+
+    fn role(self) -> Role {
+        ROLES[usize::from(self.0 >> SLOT_BITS)]
+    }
+}
 
 /// The children of a node, left to right: each next sibling starts where the
 /// subtree before it ends.
@@ -58,9 +96,8 @@ pub struct Tree {
     pub grammar: Arc<Grammar>,
     kind: Vec<KindId>,
     parent: Vec<NodeId>,
-    /// The slot each node fills, [`NO_SLOT`] for none.
-    slot: Vec<u16>,
-    role: Vec<Role>,
+    /// Each node's role and the slot it fills ([`SlotAndRole`]).
+    slot_role: Vec<SlotAndRole>,
     /// Nodes in each subtree, its root included: the descendants of `n` are
     /// `n+1..n+size[n]`.
     size: NarrowU32s,
@@ -123,12 +160,11 @@ impl Tree {
 
     /// The slot `n` fills in its parent, if the grammar describes one.
     pub fn slot(&self, n: NodeId) -> Option<SlotId> {
-        let s = self.slot[n as usize];
-        (s != NO_SLOT).then_some(SlotId::from(s))
+        self.slot_role[n as usize].slot()
     }
 
     pub fn role(&self, n: NodeId) -> Role {
-        self.role[n as usize]
+        self.slot_role[n as usize].role()
     }
 
     /// Whether deleting `n` (its whole subtree) keeps its parent grammatical.
@@ -703,8 +739,7 @@ pub struct TreeBuilder {
     grammar: Grammar,
     kind: Vec<KindId>,
     parent: Vec<NodeId>,
-    slot: Vec<u16>,
-    role: Vec<Role>,
+    slot_role: Vec<SlotAndRole>,
     rank: Vec<u32>,
     max_depth: u32,
     size: NarrowU32s,
@@ -731,8 +766,7 @@ impl TreeBuilder {
             grammar,
             kind: Vec::new(),
             parent: Vec::new(),
-            slot: Vec::new(),
-            role: Vec::new(),
+            slot_role: Vec::new(),
             rank: Vec::new(),
             max_depth: 0,
             size: NarrowU32s::default(),
@@ -747,8 +781,7 @@ impl TreeBuilder {
     pub fn reserve(&mut self, nodes: usize, tokens: usize) {
         self.kind.reserve_exact(nodes);
         self.parent.reserve_exact(nodes);
-        self.slot.reserve_exact(nodes);
-        self.role.reserve_exact(nodes);
+        self.slot_role.reserve_exact(nodes);
         self.size.reserve_exact(nodes);
         self.is_token = RankedBits::with_capacity(nodes);
         self.unit_starts.reserve_exact(tokens);
@@ -767,7 +800,7 @@ impl TreeBuilder {
         let id = self.kind.len() as NodeId;
         let parent = self.open.last().copied().unwrap_or(NONE);
         let (slot, role) = if parent == NONE {
-            (NONE, Role::Mandatory)
+            (None, Role::Mandatory)
         } else {
             let named = self.grammar.is_named(spec.kind);
             let slot = self
@@ -786,18 +819,11 @@ impl TreeBuilder {
             if self.grammar.never_deleted(spec.kind) && !matches!(role, Role::Error) {
                 role = Role::Mandatory;
             }
-            (slot.unwrap_or(NONE), role)
+            (slot, role)
         };
         self.kind.push(spec.kind);
         self.parent.push(parent);
-        self.slot.push(match slot {
-            NONE => NO_SLOT,
-            s => u16::try_from(s)
-                .ok()
-                .filter(|&s| s != NO_SLOT)
-                .expect("a grammar has fewer than 65,535 slots"),
-        });
-        self.role.push(role);
+        self.slot_role.push(SlotAndRole::new(slot, role));
         // Ranks are stored only once a node brings its own.
         if spec.rank.is_some() && self.rank.is_empty() {
             self.rank.extend(0..id);
@@ -848,8 +874,7 @@ impl TreeBuilder {
             grammar: Arc::new(self.grammar),
             kind: self.kind,
             parent: self.parent,
-            slot: self.slot,
-            role: self.role,
+            slot_role: self.slot_role,
             size: self.size,
             is_token: self.is_token,
             rank: (!self.rank.is_empty()).then_some(self.rank),
@@ -858,5 +883,20 @@ impl TreeBuilder {
             empty: OnceLock::new(),
         };
         (tree, units)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_packed_slot_and_role_gives_back_both() {
+        for role in ROLES {
+            for slot in [None, Some(0), Some(1), Some(4_000), Some(u32::from(NO_SLOT) - 1)] {
+                let packed = SlotAndRole::new(slot, role);
+                assert_eq!((packed.slot(), packed.role()), (slot, role));
+            }
+        }
     }
 }
