@@ -168,7 +168,7 @@ pub fn level_nodes(tree: &Tree, level: u32, config: &Configuration, any_node: bo
         );
         stack[at..].reverse();
     }
-    out.sort_by_key(|&n| tree.rank(n));
+    out.sort_unstable_by_key(|&n| tree.rank(n));
     out
 }
 

@@ -271,7 +271,7 @@ fn size_order(tree: &Tree, live: &Liveness, size: &Sizes) -> Vec<NodeId> {
     let mut order: Vec<NodeId> = (0..tree.len() as NodeId)
         .filter(|&n| !tree.is_leaf(n) && live.is_live(n))
         .collect();
-    order.sort_by_key(|&n| (std::cmp::Reverse(size.get(n)), tree.rank(n)));
+    order.sort_unstable_by_key(|&n| (std::cmp::Reverse(size.get(n)), tree.rank(n)));
     order
 }
 
@@ -344,7 +344,7 @@ impl Perses {
             .children(list)
             .filter(|&c| tree.deletable(c) && tree.present(c, config))
             .collect();
-        elems.sort_by_key(|&c| tree.rank(c));
+        elems.sort_unstable_by_key(|&c| tree.rank(c));
         elems
     }
 
@@ -390,7 +390,7 @@ impl Perses {
                 stack.extend(tree.children(d).map(|c| (c, below.saturating_add(1))));
             }
         }
-        out.sort_by_key(|&d| (pass.size.get(d), tree.rank(d)));
+        out.sort_unstable_by_key(|&d| (pass.size.get(d), tree.rank(d)));
         out
     }
 
