@@ -180,6 +180,10 @@ struct Emitter<'a> {
     /// The root's kind and role, once it is open.
     root: Option<(KindId, Option<Role>)>,
     count: ParseCount,
+    /// The nodes and tokens given to the builder.
+    emitted: Counts,
+    /// The nodes and tokens the builder has room for.
+    room: Counts,
 }
 
 impl<'a> Emitter<'a> {
@@ -197,6 +201,8 @@ impl<'a> Emitter<'a> {
             deadline,
             root: None,
             count: ParseCount::default(),
+            emitted: Counts::default(),
+            room: Counts::default(),
         }
     }
 
@@ -249,7 +255,7 @@ impl<'a> Emitter<'a> {
         let kind = self.kinds.get(self.builder.grammar(), root);
         let role = role_of(root);
         self.root = Some((kind, role));
-        self.builder.open(spec(kind, None, role));
+        self.open(spec(kind, None, role));
     }
 
     /// Ends the root, which ends at `end`: trailing whitespace is just the
@@ -297,17 +303,17 @@ impl<'a> Emitter<'a> {
                 };
                 let spec = spec(kind, field, role_of(node));
                 if node.child_count() == 0 {
-                    self.builder.token(spec, start..end);
+                    self.emit_token(spec, start..end);
                     self.last_end = end;
                 } else if let Some(brackets) = cuts.at(node) {
-                    self.builder.open(spec);
+                    self.open(spec);
                     self.children(node, 0..1, cuts)?;
                     self.interior(brackets, cuts.piece_bytes, cuts.level + 1)?;
                     self.children(node, 1..node.child_count(), cuts)?;
                     self.hidden_at_end(end, true);
                     self.builder.close();
                 } else {
-                    self.builder.open(spec);
+                    self.open(spec);
                     cursor.goto_first_child();
                     depth += 1;
                     continue;
@@ -333,7 +339,7 @@ impl<'a> Emitter<'a> {
     /// pieces), as the walk would have.
     fn token(&mut self, kind: KindId, bytes: Range<usize>) {
         self.hidden_before(bytes.start);
-        self.builder.token(spec(kind, None, None), bytes.clone());
+        self.emit_token(spec(kind, None, None), bytes.clone());
         self.last_end = bytes.end;
     }
 
@@ -370,10 +376,57 @@ impl<'a> Emitter<'a> {
     }
 
     fn hidden_token(&mut self, bytes: Range<usize>) {
-        self.builder
-            .token(spec(self.hidden, None, None), bytes.clone());
+        self.emit_token(spec(self.hidden, None, None), bytes.clone());
         self.last_end = bytes.end;
     }
+
+    fn open(&mut self, spec: NodeSpec<'_>) {
+        self.builder.open(spec);
+        self.emitted.nodes += 1;
+    }
+
+    fn emit_token(&mut self, spec: NodeSpec<'_>, bytes: Range<usize>) {
+        self.builder.token(spec, bytes);
+        self.emitted.nodes += 1;
+        self.emitted.tokens += 1;
+    }
+
+    /// Makes room in the builder for the nodes and tokens still to come,
+    /// projected from those of the text walked so far, a little more than
+    /// needed: growing the arena's vectors by doubling would leave up to
+    /// half of them unused.
+    fn make_room(&mut self) {
+        let done = self.last_end;
+        if done == 0 {
+            return;
+        }
+        let left = (self.source.len() - done) as f64 / done as f64;
+        let project = |n: usize| n + (n as f64 * left * 1.03) as usize + 256;
+        let want = Counts {
+            nodes: project(self.emitted.nodes),
+            tokens: project(self.emitted.tokens),
+        };
+        if want.nodes > self.room.nodes || want.tokens > self.room.tokens {
+            // Some more again, so that the next pieces' projections seldom
+            // ask for a little more each.
+            let more = |n: usize| n + n / 32;
+            self.room = Counts {
+                nodes: more(want.nodes).max(self.room.nodes),
+                tokens: more(want.tokens).max(self.room.tokens),
+            };
+            self.builder.reserve(
+                self.room.nodes - self.emitted.nodes,
+                self.room.tokens - self.emitted.tokens,
+            );
+        }
+    }
+}
+
+/// Numbers of nodes and tokens.
+#[derive(Clone, Copy, Debug, Default)]
+struct Counts {
+    nodes: usize,
+    tokens: usize,
 }
 
 fn first_non_space(bytes: &[u8]) -> Option<usize> {

@@ -80,6 +80,7 @@ impl Emitter<'_> {
                     }
                     self.note_errors(root);
                     self.children(root, 0..walked, &Cuts::NONE)?;
+                    self.make_room();
                     if last {
                         self.close_root(root.end_byte());
                         return Ok(());
@@ -149,6 +150,7 @@ impl Emitter<'_> {
                 level,
             };
             self.children(list, 1..list.child_count() - 1, &cuts)?;
+            self.make_room();
             if let Some(at) = run.separator {
                 self.token(comma, at..at + 1);
             }
