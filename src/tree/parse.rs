@@ -1,4 +1,5 @@
-//! From input bytes to a [`Tree`]: run tree-sitter once and copy its tree into the arena.
+//! From input bytes to a [`Tree`]: run tree-sitter over the input (a large
+//! one in pieces, see [`pieces`]) and copy its trees into the arena.
 //!
 //! This is the only module that walks tree-sitter trees. The walk is an
 //! iterative preorder over a `TreeCursor` (C inputs nest deeply; recursion
@@ -159,12 +160,7 @@ impl Cuts<'_> {
 /// Copies tree-sitter trees into a [`TreeBuilder`] in preorder: one tree of
 /// the whole input, or several trees of pieces of it, whose nodes tree-sitter
 /// reports at their offsets in the whole input, walked in the order of their
-/// text.
-///
-/// Every leaf with bytes becomes a token, anonymous ones included, as do
-/// nodes tree-sitter reports without children; zero-width nodes are left out.
-/// The walk is iterative (C inputs nest deeply; recursion could overflow the
-/// stack on large files).
+/// text (the walk the module documentation describes).
 struct Emitter<'a> {
     lang: Language,
     source: &'a [u8],
