@@ -1,4 +1,5 @@
-//! From input bytes to a [`Tree`]: run tree-sitter once and copy its tree into the arena.
+//! From input bytes to a [`Tree`]: run tree-sitter over the input (a large
+//! one in pieces, see [`pieces`]) and copy its trees into the arena.
 //!
 //! This is the only module that walks tree-sitter trees. The walk is an
 //! iterative preorder over a `TreeCursor` (C inputs nest deeply; recursion
@@ -27,35 +28,69 @@ use crate::lang::Language;
 use crate::tree::{NodeSpec, Tree, TreeBuilder};
 use crate::units::Units;
 
-/// How long one tree-sitter parse may take before it is abandoned.
+mod pieces;
+
+/// How long parsing one input may take before it is abandoned.
 pub const PARSE_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// How many bytes of text [`parse`] hands tree-sitter at once, roughly:
+/// tree-sitter's tree costs about 40 times the text it covers, so parsing a
+/// large input in pieces keeps that cost bounded (see [`pieces`]).
+pub const PIECE_BYTES: usize = 32 * 1024;
 
 /// Parses `source` as `lang` into a tree whose leaves are the units.
 pub fn parse(lang: Language, source: Vec<u8>) -> Result<(Tree, Units)> {
-    let Some(ts_tree) = run_tree_sitter(lang, &source, PARSE_TIMEOUT) else {
-        bail!(
-            "tree-sitter could not parse the input as {} within {} s",
-            lang.name(),
-            PARSE_TIMEOUT.as_secs()
-        );
+    parse_in_pieces(lang, source, PIECE_BYTES)
+}
+
+/// [`parse`], handing tree-sitter pieces of about `piece_bytes` bytes of
+/// text at a time; the tree is the one a single parse of the whole input
+/// gives. Inputs no longer than one piece, and inputs the pieces do not fit
+/// (see [`pieces`]), are parsed whole.
+pub fn parse_in_pieces(
+    lang: Language,
+    source: Vec<u8>,
+    piece_bytes: usize,
+) -> Result<(Tree, Units)> {
+    build(lang, source, piece_bytes).map(|(tree, units, _)| (tree, units))
+}
+
+/// How an input was parsed.
+#[derive(Clone, Copy, Debug, Default)]
+struct ParseCount {
+    /// tree-sitter parses run, whole or of pieces.
+    parses: usize,
+    /// Whether the tree came from one parse of the whole input.
+    whole: bool,
+}
+
+/// [`parse_in_pieces`], also telling how the input was parsed.
+fn build(lang: Language, source: Vec<u8>, piece_bytes: usize) -> Result<(Tree, Units, ParseCount)> {
+    let mut emitter = Emitter::new(lang, &source, Instant::now() + PARSE_TIMEOUT);
+    let in_pieces = if source.len() > piece_bytes {
+        emitter.pieces(piece_bytes)
+    } else {
+        Err(GiveUp.into())
     };
-    let root = ts_tree.root_node();
-    let errors = count_errors(root);
-    let mut kinds = KindCache::new(&lang.ts_language());
-    let mut builder = TreeBuilder::new(lang.grammar().clone());
-    builder.reserve(root.descendant_count(), root.descendant_count());
-    for _ in 0..errors {
-        builder.note_parse_error();
+    match in_pieces {
+        Ok(()) => {}
+        Err(e) if e.is::<GiveUp>() => {
+            emitter.restart();
+            emitter.whole()?;
+            emitter.count.whole = true;
+        }
+        Err(e) => return Err(e),
     }
-    walk(root, &source, &mut builder, &mut kinds);
-    let root_kind = kinds.get(builder.grammar(), root);
-    let root_role = role_of(root);
-    // tree-sitter's tree is not needed any more: free it before our own
-    // arena's final vectors are built.
-    drop(ts_tree);
+    let Emitter {
+        builder,
+        root,
+        errors,
+        count,
+        ..
+    } = emitter;
     let (tree, units) = builder.finish(source);
     if tree.unit_count() > 0 || units.source().is_empty() {
-        return Ok((tree, units));
+        return Ok((tree, units, count));
     }
     // Nothing but whitespace: the root is the one token, so that the units
     // still cover the input.
@@ -64,9 +99,25 @@ pub fn parse(lang: Language, source: Vec<u8>) -> Result<(Tree, Units)> {
     for _ in 0..errors {
         builder.note_parse_error();
     }
+    let (root_kind, root_role) = root.expect("a parse opens the root");
     builder.token(spec(root_kind, None, root_role), 0..source.len());
-    Ok(builder.finish(source))
+    let (tree, units) = builder.finish(source);
+    Ok((tree, units, count))
 }
+
+/// Raised while parsing in pieces when the pieces do not fit the input
+/// (a piece has a parse error, or its tree is not shaped as expected): the
+/// input is then parsed whole.
+#[derive(Debug)]
+struct GiveUp;
+
+impl std::fmt::Display for GiveUp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("the input does not parse in pieces")
+    }
+}
+
+impl std::error::Error for GiveUp {}
 
 fn spec(kind: KindId, field: Option<&str>, role: Option<Role>) -> NodeSpec<'_> {
     NodeSpec {
@@ -77,72 +128,221 @@ fn spec(kind: KindId, field: Option<&str>, role: Option<Role>) -> NodeSpec<'_> {
     }
 }
 
-/// Feeds `root` and the nodes under it to `builder` in preorder.
-fn walk(root: Node<'_>, source: &[u8], builder: &mut TreeBuilder, kinds: &mut KindCache) {
-    let root_kind = kinds.get(builder.grammar(), root);
-    builder.open(spec(root_kind, None, role_of(root)));
-    let hidden = builder.grammar().kind_id(HIDDEN_KIND, false);
-    let mut w = Walk {
-        source,
-        builder,
-        hidden,
-        last_end: 0,
-    };
-    let mut cursor = root.walk();
-    let mut depth = 0usize;
-    if cursor.goto_first_child() {
-        depth += 1;
-        'nodes: loop {
-            let node = cursor.node();
-            w.hidden_before(node.start_byte());
-            // Leaves never overlap the last token (defensive: tree-sitter's
-            // leaves are ordered and disjoint).
-            let start = node.start_byte().max(w.last_end);
-            let end = node.end_byte();
-            if start < end {
-                let kind = kinds.get(w.builder.grammar(), node);
-                let spec = spec(kind, cursor.field_name(), role_of(node));
-                if node.child_count() == 0 {
-                    w.builder.token(spec, start..end);
-                    w.last_end = end;
-                } else {
-                    w.builder.open(spec);
-                    if cursor.goto_first_child() {
-                        depth += 1;
-                        continue;
-                    }
-                    w.builder.close();
-                }
-            }
-            // Next sibling, or climb (closing nodes) until there is one.
-            while !cursor.goto_next_sibling() {
-                if !cursor.goto_parent() {
-                    break 'nodes;
-                }
-                depth -= 1;
-                if depth == 0 {
-                    break 'nodes;
-                }
-                w.hidden_at_end(cursor.node().end_byte(), true);
-                w.builder.close();
-            }
-        }
-    }
-    w.hidden_at_end(root.end_byte(), false);
-}
-
 /// The kind of tokens made for text that no visible node covers.
 pub const HIDDEN_KIND: &str = "_hidden";
 
-/// The state of [`walk`]: where the last token ended.
-struct Walk<'a> {
-    source: &'a [u8],
-    builder: &'a mut TreeBuilder,
-    hidden: KindId,
-    last_end: usize,
+/// Containers whose interior the tree being walked leaves out (JSON pieces):
+/// the byte offsets of their opening and closing brackets, in order, and
+/// what the walk needs to fill them in (see [`pieces`]).
+struct Cuts<'c> {
+    brackets: &'c [(usize, usize)],
+    piece_bytes: usize,
+    /// How many cut containers enclose these.
+    level: usize,
 }
 
-impl Walk<'_> {
+impl Cuts<'_> {
+    const NONE: Cuts<'static> = Cuts {
+        brackets: &[],
+        piece_bytes: 0,
+        level: 0,
+    };
+
+    /// The cut container `node` is, if it is one.
+    fn at(&self, node: Node<'_>) -> Option<(usize, usize)> {
+        let open = node.start_byte();
+        let at = self.brackets.binary_search_by_key(&open, |b| b.0).ok()?;
+        let (open, close) = self.brackets[at];
+        (node.end_byte() == close + 1 && node.child_count() >= 2).then_some((open, close))
+    }
+}
+
+/// Copies tree-sitter trees into a [`TreeBuilder`] in preorder: one tree of
+/// the whole input, or several trees of pieces of it, whose nodes tree-sitter
+/// reports at their offsets in the whole input, walked in the order of their
+/// text (the walk the module documentation describes).
+struct Emitter<'a> {
+    lang: Language,
+    source: &'a [u8],
+    builder: TreeBuilder,
+    kinds: KindCache,
+    hidden: KindId,
+    /// Where the last token ended.
+    last_end: usize,
+    /// Parse errors (ERROR and MISSING nodes) in the trees walked so far.
+    errors: usize,
+    /// When parsing must be over.
+    deadline: Instant,
+    /// The root's kind and role, once it is open.
+    root: Option<(KindId, Option<Role>)>,
+    count: ParseCount,
+    /// The nodes and tokens given to the builder.
+    emitted: Counts,
+    /// The nodes and tokens the builder has room for.
+    room: Counts,
+}
+
+impl<'a> Emitter<'a> {
+    fn new(lang: Language, source: &'a [u8], deadline: Instant) -> Self {
+        let mut builder = TreeBuilder::new(lang.grammar().clone());
+        let hidden = builder.grammar().kind_id(HIDDEN_KIND, false);
+        Emitter {
+            lang,
+            source,
+            builder,
+            kinds: KindCache::new(&lang.ts_language()),
+            hidden,
+            last_end: 0,
+            errors: 0,
+            deadline,
+            root: None,
+            count: ParseCount::default(),
+            emitted: Counts::default(),
+            room: Counts::default(),
+        }
+    }
+
+    /// Forgets everything emitted so far.
+    fn restart(&mut self) {
+        let count = self.count;
+        *self = Emitter::new(self.lang, self.source, self.deadline);
+        self.count = count;
+    }
+
+    /// Parses the whole input at once and walks its tree.
+    fn whole(&mut self) -> Result<()> {
+        let ts_tree = self.run(&[])?;
+        let root = ts_tree.root_node();
+        self.builder
+            .reserve(root.descendant_count(), root.descendant_count());
+        self.note_errors(root);
+        self.open_root(root);
+        self.children(root, 0..root.child_count(), &Cuts::NONE)?;
+        self.close_root(root.end_byte());
+        Ok(())
+    }
+
+    /// Runs tree-sitter on the `ranges` of the input (all of it if there
+    /// are none); fails once the deadline has passed.
+    fn run(&mut self, ranges: &[Range<usize>]) -> Result<tree_sitter::Tree> {
+        self.count.parses += 1;
+        let left = self.deadline.saturating_duration_since(Instant::now());
+        match parse_ranges(self.lang, self.source, ranges, left) {
+            Some(tree) => Ok(tree),
+            None => bail!(
+                "tree-sitter could not parse the input as {} within {} s",
+                self.lang.name(),
+                PARSE_TIMEOUT.as_secs()
+            ),
+        }
+    }
+
+    /// Adds the parse errors at or below `node` to the count.
+    fn note_errors(&mut self, node: Node<'_>) {
+        for _ in 0..count_errors(node) {
+            self.builder.note_parse_error();
+            self.errors += 1;
+        }
+    }
+
+    /// Opens the root of the tree, as `root` (of the whole input or of its
+    /// first piece) says.
+    fn open_root(&mut self, root: Node<'_>) {
+        let kind = self.kinds.get(self.builder.grammar(), root);
+        let role = role_of(root);
+        self.root = Some((kind, role));
+        self.open(spec(kind, None, role));
+    }
+
+    /// Ends the root, which ends at `end`: trailing whitespace is just the
+    /// end of the input.
+    fn close_root(&mut self, end: usize) {
+        self.hidden_at_end(end, false);
+    }
+
+    /// Walks the children of `parent` whose indices are in `which`.
+    fn children(&mut self, parent: Node<'_>, which: Range<usize>, cuts: &Cuts<'_>) -> Result<()> {
+        let mut cursor = parent.walk();
+        if !cursor.goto_first_child() {
+            return Ok(());
+        }
+        for i in 0..which.end {
+            if i >= which.start {
+                self.subtree(cursor.node(), cursor.field_name(), cuts)?;
+            }
+            if !cursor.goto_next_sibling() {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Walks `top` (which fills `field` in its parent) and the nodes under
+    /// it in preorder; a cut container is filled in by
+    /// [`Emitter::interior`].
+    fn subtree(&mut self, top: Node<'_>, field: Option<&str>, cuts: &Cuts<'_>) -> Result<()> {
+        let mut cursor = top.walk();
+        let mut depth = 0usize;
+        loop {
+            let node = cursor.node();
+            self.hidden_before(node.start_byte());
+            // Leaves never overlap the last token (defensive: tree-sitter's
+            // leaves are ordered and disjoint).
+            let start = node.start_byte().max(self.last_end);
+            let end = node.end_byte();
+            if start < end {
+                let kind = self.kinds.get(self.builder.grammar(), node);
+                let field = if depth == 0 {
+                    field
+                } else {
+                    cursor.field_name()
+                };
+                let spec = spec(kind, field, role_of(node));
+                if node.child_count() == 0 {
+                    self.emit_token(spec, start..end);
+                    self.last_end = end;
+                } else if let Some(brackets) = cuts.at(node) {
+                    self.open(spec);
+                    self.children(node, 0..1, cuts)?;
+                    self.interior(brackets, cuts.piece_bytes, cuts.level + 1)?;
+                    self.children(node, 1..node.child_count(), cuts)?;
+                    self.hidden_at_end(end, true);
+                    self.builder.close();
+                } else {
+                    self.open(spec);
+                    cursor.goto_first_child();
+                    depth += 1;
+                    continue;
+                }
+            }
+            // Next sibling, or climb (closing nodes) until there is one.
+            loop {
+                if depth == 0 {
+                    return Ok(());
+                }
+                if cursor.goto_next_sibling() {
+                    break;
+                }
+                cursor.goto_parent();
+                depth -= 1;
+                self.hidden_at_end(cursor.node().end_byte(), true);
+                self.builder.close();
+            }
+        }
+    }
+
+    /// Adds a token of `kind` that no tree shows (a separator between two
+    /// pieces), as the walk would have.
+    fn token(&mut self, kind: KindId, bytes: Range<usize>) {
+        self.hidden_before(bytes.start);
+        self.emit_token(spec(kind, None, None), bytes.clone());
+        self.last_end = bytes.end;
+    }
+
+    fn kind_id(&mut self, name: &str, named: bool) -> KindId {
+        self.builder.grammar().kind_id(name, named)
+    }
+
     /// Text between the last token and `start` that is not whitespace is a
     /// hidden token's (tree-sitter shows no node for tokens of hidden rules);
     /// it becomes a token of the open node, so it goes with that node rather
@@ -172,10 +372,57 @@ impl Walk<'_> {
     }
 
     fn hidden_token(&mut self, bytes: Range<usize>) {
-        self.builder
-            .token(spec(self.hidden, None, None), bytes.clone());
+        self.emit_token(spec(self.hidden, None, None), bytes.clone());
         self.last_end = bytes.end;
     }
+
+    fn open(&mut self, spec: NodeSpec<'_>) {
+        self.builder.open(spec);
+        self.emitted.nodes += 1;
+    }
+
+    fn emit_token(&mut self, spec: NodeSpec<'_>, bytes: Range<usize>) {
+        self.builder.token(spec, bytes);
+        self.emitted.nodes += 1;
+        self.emitted.tokens += 1;
+    }
+
+    /// Makes room in the builder for the nodes and tokens still to come,
+    /// projected from those of the text walked so far, a little more than
+    /// needed: growing the arena's vectors by doubling would leave up to
+    /// half of them unused.
+    fn make_room(&mut self) {
+        let done = self.last_end;
+        if done == 0 {
+            return;
+        }
+        let left = (self.source.len() - done) as f64 / done as f64;
+        let project = |n: usize| n + (n as f64 * left * 1.03) as usize + 256;
+        let want = Counts {
+            nodes: project(self.emitted.nodes),
+            tokens: project(self.emitted.tokens),
+        };
+        if want.nodes > self.room.nodes || want.tokens > self.room.tokens {
+            // Some more again, so that the next pieces' projections seldom
+            // ask for a little more each.
+            let more = |n: usize| n + n / 32;
+            self.room = Counts {
+                nodes: more(want.nodes).max(self.room.nodes),
+                tokens: more(want.tokens).max(self.room.tokens),
+            };
+            self.builder.reserve(
+                self.room.nodes - self.emitted.nodes,
+                self.room.tokens - self.emitted.tokens,
+            );
+        }
+    }
+}
+
+/// Numbers of nodes and tokens.
+#[derive(Clone, Copy, Debug, Default)]
+struct Counts {
+    nodes: usize,
+    tokens: usize,
 }
 
 fn first_non_space(bytes: &[u8]) -> Option<usize> {
@@ -246,6 +493,48 @@ pub fn reparse(
     old: Option<&tree_sitter::Tree>,
     timeout: Duration,
 ) -> Option<tree_sitter::Tree> {
+    with_parser(lang, |parser| run_parser(parser, source, old, timeout))
+}
+
+/// Parses only the `ranges` of `source` (all of it if there are none);
+/// the nodes keep their offsets in `source`. `None` if the parse outlasts
+/// `timeout`.
+fn parse_ranges(
+    lang: Language,
+    source: &[u8],
+    ranges: &[Range<usize>],
+    timeout: Duration,
+) -> Option<tree_sitter::Tree> {
+    if ranges.is_empty() {
+        return run_tree_sitter(lang, source, timeout);
+    }
+    // Rows and columns matter to no decision of these grammars' parsers
+    // (they have no external scanners): offsets stand in for columns.
+    let point = |at: usize| Point::new(0, at);
+    let ranges: Vec<tree_sitter::Range> = ranges
+        .iter()
+        .map(|r| tree_sitter::Range {
+            start_byte: r.start,
+            end_byte: r.end,
+            start_point: point(r.start),
+            end_point: point(r.end),
+        })
+        .collect();
+    with_parser(lang, |parser| {
+        parser
+            .set_included_ranges(&ranges)
+            .expect("included ranges are ordered and disjoint");
+        let tree = run_parser(parser, source, None, timeout);
+        // The parser is shared: the next parse reads the whole text again.
+        parser
+            .set_included_ranges(&[])
+            .expect("no ranges means the whole text");
+        tree
+    })
+}
+
+/// Runs `f` on this thread's parser for `lang`.
+fn with_parser<T>(lang: Language, f: impl FnOnce(&mut Parser) -> T) -> T {
     PARSERS.with_borrow_mut(|parsers| {
         let at = match parsers.iter().position(|(l, _)| *l == lang) {
             Some(at) => at,
@@ -258,19 +547,27 @@ pub fn reparse(
                 parsers.len() - 1
             }
         };
-        let parser = &mut parsers[at].1;
-        let deadline = Instant::now() + timeout;
-        let mut past_deadline = |_: &ParseState| Instant::now() > deadline;
-        let options = ParseOptions::new().progress_callback(&mut past_deadline);
-        let len = source.len();
-        let mut read = |i: usize, _| if i < len { &source[i..] } else { &[][..] };
-        let tree = parser.parse_with_options(&mut read, old, Some(options));
-        if tree.is_none() {
-            // A halted parse leaves state behind for resumption; drop it.
-            parser.reset();
-        }
-        tree
+        f(&mut parsers[at].1)
     })
+}
+
+fn run_parser(
+    parser: &mut Parser,
+    source: &[u8],
+    old: Option<&tree_sitter::Tree>,
+    timeout: Duration,
+) -> Option<tree_sitter::Tree> {
+    let deadline = Instant::now() + timeout;
+    let mut past_deadline = |_: &ParseState| Instant::now() > deadline;
+    let options = ParseOptions::new().progress_callback(&mut past_deadline);
+    let len = source.len();
+    let mut read = |i: usize, _| if i < len { &source[i..] } else { &[][..] };
+    let tree = parser.parse_with_options(&mut read, old, Some(options));
+    if tree.is_none() {
+        // A halted parse leaves state behind for resumption; drop it.
+        parser.reset();
+    }
+    tree
 }
 
 /// The bytes that differ between an old and a new text: everything between
@@ -701,6 +998,288 @@ mod tests {
             stack.extend(n.children(&mut c));
         }
         count
+    }
+
+    /// Where `a` and `b` first differ (kind, parent, role, slot and tokens
+    /// of every node, every unit's bytes, parse errors), if anywhere.
+    fn tree_difference(a: &(Tree, Units), b: &(Tree, Units)) -> Option<String> {
+        let ((ta, ua), (tb, ub)) = (a, b);
+        if (ta.len(), ua.len(), ta.parse_errors) != (tb.len(), ub.len(), tb.parse_errors) {
+            return Some(format!(
+                "nodes, units, errors: {:?} vs {:?}",
+                (ta.len(), ua.len(), ta.parse_errors),
+                (tb.len(), ub.len(), tb.parse_errors)
+            ));
+        }
+        for n in 0..ta.len() as NodeId {
+            let node = |t: &Tree| {
+                (
+                    t.kind_name(n).to_string(),
+                    t.parent(n),
+                    t.role(n),
+                    t.slot(n),
+                    t.tokens(n),
+                    t.depth(n),
+                )
+            };
+            if node(ta) != node(tb) {
+                return Some(format!("node {n}: {:?} vs {:?}", node(ta), node(tb)));
+            }
+        }
+        (0..ua.len())
+            .find(|&u| ua.span(u) != ub.span(u))
+            .map(|u| format!("unit {u}: {:?} vs {:?}", ua.span(u), ub.span(u)))
+    }
+
+    /// The piece sizes the equivalence tests split inputs with.
+    const TINY_PIECES: [usize; 5] = [8, 13, 29, 64, 200];
+
+    /// Parses `src` whole and in tiny pieces: the trees must be the same.
+    fn assert_pieces_build_the_whole_tree(lang: Language, src: &[u8], name: &str) {
+        let whole = parse_in_pieces(lang, src.to_vec(), usize::MAX).unwrap();
+        for piece in TINY_PIECES {
+            let (tree, units, count) = build(lang, src.to_vec(), piece).unwrap();
+            // Valid inputs longer than a few pieces are parsed in pieces
+            // (JSON ones if a container is that long).
+            let text = String::from_utf8_lossy(src);
+            let one_container =
+                text.trim().starts_with(['[', '{']) && text.trim().ends_with([']', '}']);
+            if whole.0.parse_errors == 0
+                && src.len() > 4 * piece
+                && (lang == Language::C || one_container)
+            {
+                assert!(!count.whole && count.parses >= 2, "{name}: {count:?}");
+            }
+            let pieces = (tree, units);
+            if let Some(diff) = tree_difference(&whole, &pieces) {
+                panic!(
+                    "{name} in pieces of {piece} bytes: {diff}\nwhole:\n{}\npieces:\n{}",
+                    dump(&whole.0, &whole.1),
+                    dump(&pieces.0, &pieces.1)
+                );
+            }
+        }
+    }
+
+    /// The `.c` and `.json` files under `fixtures/` and `tests/`.
+    fn c_and_json_files() -> Vec<(Language, std::path::PathBuf)> {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let mut dirs = vec![root.join("fixtures"), root.join("tests")];
+        let mut files = Vec::new();
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                match path.extension().and_then(|e| e.to_str()) {
+                    _ if path.is_dir() => dirs.push(path),
+                    Some("c") => files.push((Language::C, path)),
+                    Some("json") => files.push((Language::Json, path)),
+                    _ => {}
+                }
+            }
+        }
+        files.sort_by(|a, b| a.1.cmp(&b.1));
+        files
+    }
+
+    #[test]
+    fn parsing_in_pieces_builds_the_tree_a_whole_parse_builds() {
+        let files = c_and_json_files();
+        assert!(files.len() >= 6, "{files:?}");
+        for (lang, path) in files {
+            let src = std::fs::read(&path).unwrap();
+            assert_pieces_build_the_whole_tree(lang, &src, &path.display().to_string());
+        }
+        for (lang, src) in [(Language::C, C_SAMPLE), (Language::Json, JSON_SAMPLE)] {
+            assert_pieces_build_the_whole_tree(lang, src.as_bytes(), "sample");
+        }
+    }
+
+    impl XorShift {
+        fn below(&mut self, n: usize) -> usize {
+            (self.next() % n as u64) as usize
+        }
+
+        fn pick<'s>(&mut self, texts: &[&'s str]) -> &'s str {
+            texts[self.below(texts.len())]
+        }
+    }
+
+    /// A random C file of about `items` top-level items, made to mislead a
+    /// scan for the ends of items.
+    fn random_c(rng: &mut XorShift, items: usize) -> String {
+        let mut s = String::new();
+        for i in 0..items {
+            s += rng.pick(&["", "\n", " ", "\n\n", "\t", " \\\n"]);
+            s += &match rng.below(22) {
+                0 => format!("int g{i} = {i};\n"),
+                1 => format!("static const char *s{i} = \"a;b}}c{{\\\";'\";\n"),
+                2 => format!("char c{i} = ';', d{i} = '}}', e{i} = '\\'';\n"),
+                3 => format!("struct s{i} {{ int a; char b[4]; }} v{i};\n"),
+                4 => format!("struct s{i} {{ int a; }};\n"),
+                5 => {
+                    format!("typedef struct {{ int x; }} t{i};\ntypedef int (*fp{i})(int, char);\n")
+                }
+                6 => format!("// comment ; }} {i}\n"),
+                7 => format!("/* block ; }} {{ {i}\n */"),
+                8 => format!("#define M{i}(x) ((x) + {i})\n#define L{i} 1 + \\\n  2; }}\n"),
+                9 => "#include <stdio.h>\n".to_string(),
+                10 => format!(
+                    "#if N{i}\nint a{i};\n#elif M\nint a{i} = 1;\n#else\nlong a{i};\n#endif\n"
+                ),
+                11 => format!("struct u{i} {{ int a; }} /* c */ ;\n"),
+                12 => format!("enum e{i} {{ A{i}, B{i} = 2, }};\n"),
+                13 => format!("if (g) {{ g = {i}; }} else {{ g = 2; }}\n"),
+                14 => format!("int f{i}(int x) {{ return x; }}\n"),
+                15 => format!(
+                    "#ifndef G{i}\n#define G{i}\nstruct q{i} {{ int a; }};\nint q{i}(void);\n#endif\n"
+                ),
+                16 => format!("int k{i}(a) int a; {{ return a; }}\n"),
+                17 => format!("int x{i}; /* trailing */ // and more\n"),
+                18 => format!("struct r{i} {{ int a; }}\n  w{i};\n"),
+                19 => format!("#pragma once\n#error don't {i}\n"),
+                _ => format!(
+                    "int f{i}(int x, int y) {{\n  int t = x * {i} + y; const char *p = \"}};\";\n  if (t > {i}) {{ g0 += t; }} else {{ g1 -= y; }}\n  for (int k = 0; k < 4; k++) t ^= k;\n  switch (t) {{ case 1: break; default: ; }}\n  return t;\n}}\n"
+                ),
+            };
+        }
+        s
+    }
+
+    /// A random JSON value nested at most `depth` deep, with strings that
+    /// hold brackets, commas and escaped quotes.
+    fn random_json(rng: &mut XorShift, depth: usize, out: &mut String) {
+        let space =
+            |rng: &mut XorShift| rng.pick(&["", " ", "\n  ", "\t", " /* c, ] */ ", " // ]\n"]);
+        match if depth == 0 {
+            rng.below(4)
+        } else {
+            rng.below(7)
+        } {
+            0 => *out += &rng.next().to_string(),
+            1 => {
+                *out += rng.pick(&[
+                    "\"a[b]{c},d\\\"e\\\\\"",
+                    "\"\"",
+                    "\"x\\u00e9, ]\"",
+                    "true",
+                    "null",
+                ])
+            }
+            2 => *out += "-1.5e3",
+            3 => *out += rng.pick(&["[]", "{}", "[ ]", "{ }"]),
+            4 | 5 => {
+                *out += "[";
+                for i in 0..rng.below(12) {
+                    if i > 0 {
+                        *out += ",";
+                    }
+                    *out += space(rng);
+                    random_json(rng, depth - 1, out);
+                    *out += space(rng);
+                }
+                *out += "]";
+            }
+            _ => {
+                *out += "{";
+                for i in 0..rng.below(12) {
+                    if i > 0 {
+                        *out += ",";
+                    }
+                    *out += space(rng);
+                    *out += &format!("\"k{i},}}\": ");
+                    random_json(rng, depth - 1, out);
+                    *out += space(rng);
+                }
+                *out += "}";
+            }
+        }
+    }
+
+    #[test]
+    fn parsing_random_c_in_pieces_builds_the_tree_a_whole_parse_builds() {
+        let mut rng = XorShift(0x2545_f491_4f6c_dd1d);
+        for round in 0..40 {
+            let src = random_c(&mut rng, 5 + round);
+            let whole = parse_in_pieces(Language::C, src.clone().into_bytes(), usize::MAX).unwrap();
+            assert_eq!(
+                whole.0.parse_errors,
+                0,
+                "{src}\n{}",
+                dump(&whole.0, &whole.1)
+            );
+            assert_pieces_build_the_whole_tree(Language::C, src.as_bytes(), &src);
+        }
+    }
+
+    #[test]
+    fn parsing_random_json_in_pieces_builds_the_tree_a_whole_parse_builds() {
+        let mut rng = XorShift(0x1405_7b7e_f767_814f);
+        for round in 0..60 {
+            let mut src = String::new();
+            match round % 3 {
+                // A big single-key object wrapping a big array.
+                0 => {
+                    src += "{\"data\": [";
+                    for i in 0..10 + round {
+                        if i > 0 {
+                            src += ", ";
+                        }
+                        random_json(&mut rng, 3, &mut src);
+                    }
+                    src += "]}\n";
+                }
+                1 => random_json(&mut rng, 5, &mut src),
+                _ => {
+                    src += " // leading\n";
+                    random_json(&mut rng, 4, &mut src);
+                    src += " ";
+                    random_json(&mut rng, 2, &mut src);
+                }
+            }
+            let whole =
+                parse_in_pieces(Language::Json, src.clone().into_bytes(), usize::MAX).unwrap();
+            if round % 3 != 2 {
+                assert_eq!(whole.0.parse_errors, 0, "{src}");
+            }
+            assert_pieces_build_the_whole_tree(Language::Json, src.as_bytes(), &src);
+        }
+    }
+
+    #[test]
+    fn parsing_inputs_with_errors_in_pieces_gives_them_back_and_finds_errors() {
+        let mut rng = XorShift(0x6a09_e667_f3bc_c908);
+        let mut inputs: Vec<(Language, Vec<u8>)> = c_and_json_files()
+            .into_iter()
+            .map(|(lang, path)| (lang, std::fs::read(path).unwrap()))
+            .collect();
+        inputs.push((Language::C, random_c(&mut rng, 60).into_bytes()));
+        let (mut cases, mut identical) = (0, 0);
+        for (lang, src) in inputs {
+            for _ in 0..12 {
+                // Cut a few random stretches of bytes out.
+                let mut cut = src.clone();
+                for _ in 0..1 + rng.below(3) {
+                    let at = rng.below(cut.len());
+                    let len = (1 + rng.below(12)).min(cut.len() - at);
+                    cut.drain(at..at + len);
+                }
+                let whole = parse_in_pieces(lang, cut.clone(), usize::MAX).unwrap();
+                for piece in TINY_PIECES {
+                    let pieces = parse_in_pieces(lang, cut.clone(), piece).unwrap();
+                    assert_eq!(render_all(&pieces.1), cut, "{lang:?} {piece}");
+                    assert_eq!(pieces.0.unit_count(), pieces.1.len());
+                    assert_eq!(
+                        pieces.0.parse_errors > 0,
+                        whole.0.parse_errors > 0,
+                        "{lang:?} in pieces of {piece}: {}",
+                        String::from_utf8_lossy(&cut)
+                    );
+                    cases += 1;
+                    identical += usize::from(tree_difference(&whole, &pieces).is_none());
+                }
+            }
+        }
+        eprintln!("{identical} of {cases} trees of inputs with cuts were identical");
     }
 
     #[test]

@@ -1,0 +1,618 @@
+//! Parsing a large input in pieces, so that tree-sitter never holds a tree
+//! of more than a bounded stretch of it (its tree costs about 40 times the
+//! text). tree-sitter's included ranges let a parse see only some bytes of
+//! the input while it reports nodes at their offsets in the whole input, so
+//! [`Emitter`] walks the trees of the pieces one after another as if they
+//! were parts of one tree. A cheap lexical scan proposes where pieces may
+//! end; the parse says whether they fit.
+//!
+//! - C: the root is a sequence of top-level items. A piece runs from the end
+//!   of the items already walked to a candidate end (a `;` or `}` outside
+//!   brackets and preprocessor conditionals) at least a piece further on.
+//!   Its items but the last are walked; the last, whose parse may depend on
+//!   what follows the piece (`if (x) {}` | `else {}`, `struct s {}` | `;`),
+//!   starts the next piece. A piece with a parse error, or with a single item, grows to a
+//!   candidate twice as far; one that reaches the end of the input is walked
+//!   whole, errors and all.
+//! - JSON: a container (array or object) bigger than a piece is cut: the tree
+//!   around it is parsed with its interior left out, and the interior is
+//!   parsed in runs of elements between its own brackets
+//!   (`[` + elements + `]`), with the commas between runs added as tokens.
+//!   An element bigger than a piece has its own big containers cut the same
+//!   way, down to [`MAX_CUT_LEVELS`] levels. A parse error in any part, or
+//!   brackets that do not pair up, means the input is parsed whole
+//!   ([`GiveUp`]): pieces of a valid document always parse cleanly.
+//!
+//! Either way the trees agree with a parse of the whole input when it has no
+//! errors: a piece that parses cleanly is a complete run of items (or
+//! elements) that parse the same wherever they stand.
+
+use std::collections::VecDeque;
+use std::ops::Range;
+
+use anyhow::Result;
+
+use super::{Cuts, Emitter, GiveUp};
+use crate::lang::Language;
+
+/// How many cut JSON containers may enclose one another; deeper ones are
+/// parsed as part of their runs.
+pub const MAX_CUT_LEVELS: usize = 32;
+
+impl Emitter<'_> {
+    /// Walks the input in pieces of about `piece_bytes` bytes; [`GiveUp`]
+    /// if the input had better be parsed whole.
+    pub(super) fn pieces(&mut self, piece_bytes: usize) -> Result<()> {
+        match self.lang {
+            Language::C => self.top_level_items(piece_bytes),
+            Language::Json => self.json_document(piece_bytes),
+        }
+    }
+
+    /// C: pieces of whole top-level items.
+    fn top_level_items(&mut self, piece_bytes: usize) -> Result<()> {
+        let len = self.source.len();
+        let mut ends = PieceEnds::new(CItemEnds::new(self.source));
+        if ends.first_at_or_after(0, piece_bytes).is_none() {
+            return Err(GiveUp.into());
+        }
+        let mut start = 0;
+        loop {
+            let mut want = piece_bytes;
+            loop {
+                let end = ends
+                    .first_at_or_after(start, start.saturating_add(want))
+                    .unwrap_or(len);
+                let last = end == len;
+                let piece = start..end;
+                let tree = self.run(std::slice::from_ref(&piece))?;
+                let root = tree.root_node();
+                let walked = if last {
+                    Some(root.child_count())
+                } else if root.has_error() {
+                    None
+                } else {
+                    last_item_start(root)
+                };
+                if let Some(walked) = walked {
+                    if self.root.is_none() {
+                        self.open_root(root);
+                    }
+                    self.note_errors(root);
+                    self.children(root, 0..walked, &Cuts::NONE)?;
+                    self.make_room();
+                    if last {
+                        self.close_root(root.end_byte());
+                        return Ok(());
+                    }
+                    start = root.child(walked - 1).expect("a walked item").end_byte();
+                    break;
+                }
+                want = want.saturating_mul(2);
+            }
+        }
+    }
+
+    /// JSON: the document with its big containers cut.
+    fn json_document(&mut self, piece_bytes: usize) -> Result<()> {
+        let len = self.source.len();
+        if !brackets_pair_up(self.source) {
+            return Err(GiveUp.into());
+        }
+        let cuts = big_containers(self.source, 0..len, piece_bytes);
+        if cuts.is_empty() {
+            return Err(GiveUp.into());
+        }
+        let tree = self.run(&without_interiors(None, 0..len, &cuts))?;
+        let root = tree.root_node();
+        if root.has_error() {
+            return Err(GiveUp.into());
+        }
+        self.open_root(root);
+        let cuts = Cuts {
+            brackets: &cuts,
+            piece_bytes,
+            level: 0,
+        };
+        self.children(root, 0..root.child_count(), &cuts)?;
+        self.close_root(root.end_byte());
+        Ok(())
+    }
+
+    /// Walks the elements between the brackets at `open` and `close` of a
+    /// cut container (enclosed by `level` cut containers, itself included),
+    /// in runs of about `piece_bytes` bytes.
+    pub(super) fn interior(
+        &mut self,
+        (open, close): (usize, usize),
+        piece_bytes: usize,
+        level: usize,
+    ) -> Result<()> {
+        let comma = self.kind_id(",", false);
+        let may_cut = level < MAX_CUT_LEVELS;
+        let runs = Runs::new(self.source, open, close, piece_bytes, may_cut);
+        for run in runs {
+            let ranges = without_interiors(Some((open, close)), run.text, &run.cuts);
+            let tree = self.run(&ranges)?;
+            let root = tree.root_node();
+            let list = root.child(0).filter(|_| root.child_count() == 1);
+            let Some(list) = list.filter(|l| {
+                !root.has_error()
+                    && l.start_byte() == open
+                    && l.end_byte() == close + 1
+                    && l.child_count() >= 2
+            }) else {
+                return Err(GiveUp.into());
+            };
+            let cuts = Cuts {
+                brackets: &run.cuts,
+                piece_bytes,
+                level,
+            };
+            self.children(list, 1..list.child_count() - 1, &cuts)?;
+            self.make_room();
+            if let Some(at) = run.separator {
+                self.token(comma, at..at + 1);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The index of the root's last child that starts a top-level item, if
+/// other children come before it. An item is one child, but for
+/// `struct s {...};`, whose `;` tree-sitter-c makes a child of the root of
+/// its own; comments (extras) may stand between the two.
+fn last_item_start(root: tree_sitter::Node<'_>) -> Option<usize> {
+    let mut cursor = root.walk();
+    let mut start = None;
+    if cursor.goto_first_child() {
+        let mut i = 0;
+        loop {
+            let child = cursor.node();
+            if child.is_named() && !child.is_extra() {
+                start = Some(i);
+            }
+            if !cursor.goto_next_sibling() {
+                break;
+            }
+            i += 1;
+        }
+    }
+    start.filter(|&i| i > 0)
+}
+
+/// `text` without the interiors of the containers `cuts` (brackets kept),
+/// between the brackets of `around` if given, as ordered, disjoint ranges.
+fn without_interiors(
+    around: Option<(usize, usize)>,
+    text: Range<usize>,
+    cuts: &[(usize, usize)],
+) -> Vec<Range<usize>> {
+    let mut ranges: Vec<Range<usize>> = Vec::with_capacity(cuts.len() + 3);
+    let mut push = |r: Range<usize>| match ranges.last_mut() {
+        _ if r.is_empty() => {}
+        Some(last) if last.end == r.start => last.end = r.end,
+        _ => ranges.push(r),
+    };
+    if let Some((open, _)) = around {
+        push(open..open + 1);
+    }
+    let mut from = text.start;
+    for &(open, close) in cuts {
+        push(from..open + 1);
+        from = close;
+    }
+    push(from..text.end);
+    if let Some((_, close)) = around {
+        push(close..close + 1);
+    }
+    ranges
+}
+
+/// Where pieces may end, found lazily in increasing order; those at or
+/// before the start of the current piece are forgotten.
+struct PieceEnds<I> {
+    scan: I,
+    found: VecDeque<usize>,
+}
+
+impl<I: Iterator<Item = usize>> PieceEnds<I> {
+    fn new(scan: I) -> Self {
+        PieceEnds {
+            scan,
+            found: VecDeque::new(),
+        }
+    }
+
+    /// The first candidate end at or after `at` of a piece that starts at
+    /// `start`.
+    fn first_at_or_after(&mut self, start: usize, at: usize) -> Option<usize> {
+        while self.found.front().is_some_and(|&end| end <= start) {
+            self.found.pop_front();
+        }
+        let i = self.found.partition_point(|&end| end < at);
+        if let Some(&end) = self.found.get(i) {
+            return Some(end);
+        }
+        for end in self.scan.by_ref() {
+            self.found.push_back(end);
+            if end >= at {
+                return Some(end);
+            }
+        }
+        None
+    }
+}
+
+/// Candidate ends of C top-level items: right after a `;` or `}` outside
+/// brackets, or after a preprocessor line, outside preprocessor
+/// conditionals. Comments, string and character literals and preprocessor
+/// lines are skipped; in an `#if` group's `#else` branch bracket depth
+/// starts again from where it was at the `#if`.
+struct CItemEnds<'a> {
+    src: &'a [u8],
+    at: usize,
+    /// How many brackets of any kind are open.
+    depth: usize,
+    /// The bracket depth at each open `#if`, `#ifdef` or `#ifndef`.
+    conditionals: Vec<usize>,
+    /// Whether only whitespace precedes `at` on its line.
+    line_start: bool,
+}
+
+impl<'a> CItemEnds<'a> {
+    fn new(src: &'a [u8]) -> Self {
+        CItemEnds {
+            src,
+            at: 0,
+            depth: 0,
+            conditionals: Vec::new(),
+            line_start: true,
+        }
+    }
+
+    fn peek(&self, offset: usize) -> Option<u8> {
+        self.src.get(self.at + offset).copied()
+    }
+
+    fn at_top_level(&self) -> bool {
+        self.depth == 0 && self.conditionals.is_empty()
+    }
+
+    /// Skips a comment starting at `at` (on its `/`), if there is one.
+    fn skip_comment(&mut self) -> bool {
+        match self.peek(1) {
+            Some(b'/') => {
+                // To the end of the line; a backslash continues it.
+                self.at += 2;
+                while let Some(b) = self.peek(0) {
+                    match b {
+                        b'\n' => break,
+                        b'\\' => self.at += 2,
+                        _ => self.at += 1,
+                    }
+                }
+                true
+            }
+            Some(b'*') => {
+                self.at = find(self.src, self.at + 2, b"*/").map_or(self.src.len(), |end| end + 2);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Skips a string or character literal starting at `at`, up to its
+    /// closing quote or the end of its line.
+    fn skip_literal(&mut self) {
+        let quote = self.src[self.at];
+        self.at += 1;
+        while let Some(b) = self.peek(0) {
+            match b {
+                b'\\' => self.at += 2,
+                b'\n' => return,
+                _ => {
+                    self.at += 1;
+                    if b == quote {
+                        return;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Skips a preprocessor line starting at `at` (on its `#`), through its
+    /// newline, and follows conditionals.
+    fn skip_directive(&mut self) {
+        self.at += 1;
+        while matches!(self.peek(0), Some(b' ' | b'\t')) {
+            self.at += 1;
+        }
+        let name_start = self.at;
+        while self
+            .peek(0)
+            .is_some_and(|b| b.is_ascii_alphanumeric() || b == b'_')
+        {
+            self.at += 1;
+        }
+        match &self.src[name_start..self.at] {
+            b"if" | b"ifdef" | b"ifndef" => self.conditionals.push(self.depth),
+            b"else" | b"elif" | b"elifdef" | b"elifndef" => {
+                if let Some(&depth) = self.conditionals.last() {
+                    self.depth = depth;
+                }
+            }
+            b"endif" => {
+                self.conditionals.pop();
+            }
+            _ => {}
+        }
+        while let Some(b) = self.peek(0) {
+            match b {
+                b'\n' => {
+                    self.at += 1;
+                    return;
+                }
+                b'\\' => self.at += 2,
+                b'/' if self.skip_comment() => {}
+                b'"' | b'\'' => self.skip_literal(),
+                _ => self.at += 1,
+            }
+        }
+    }
+}
+
+impl Iterator for CItemEnds<'_> {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        while let Some(b) = self.peek(0) {
+            match b {
+                b'\n' => {
+                    self.at += 1;
+                    self.line_start = true;
+                    continue;
+                }
+                b' ' | b'\t' | b'\r' | 0x0b | 0x0c => {
+                    self.at += 1;
+                    continue;
+                }
+                b'#' if self.line_start => {
+                    self.skip_directive();
+                    if self.at_top_level() && self.at < self.src.len() {
+                        return Some(self.at);
+                    }
+                    continue;
+                }
+                _ => {}
+            }
+            self.line_start = false;
+            match b {
+                b'/' if self.skip_comment() => continue,
+                b'"' | b'\'' => {
+                    self.skip_literal();
+                    continue;
+                }
+                b'(' | b'[' | b'{' => self.depth += 1,
+                b')' | b']' | b'}' => self.depth = self.depth.saturating_sub(1),
+                _ => {}
+            }
+            self.at += 1;
+            if matches!(b, b';' | b'}') && self.at_top_level() && self.at < self.src.len() {
+                return Some(self.at);
+            }
+        }
+        None
+    }
+}
+
+/// Where `needle` first occurs in `hay` at or after `from`.
+fn find(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    hay.get(from..)?
+        .windows(needle.len())
+        .position(|w| w == needle)
+        .map(|at| from + at)
+}
+
+/// What the JSON scan reports.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Lexeme {
+    Open,
+    Close,
+    Comma,
+}
+
+/// The brackets and commas of JSON text outside strings and comments, with
+/// their offsets.
+struct JsonLexer<'a> {
+    src: &'a [u8],
+    at: usize,
+    /// Whether a string or comment ran to the end of its line or the input.
+    broken: bool,
+}
+
+impl<'a> JsonLexer<'a> {
+    fn new(src: &'a [u8], at: usize) -> Self {
+        JsonLexer {
+            src,
+            at,
+            broken: false,
+        }
+    }
+
+    fn skip_string(&mut self) {
+        while let Some(&b) = self.src.get(self.at) {
+            self.at += 1;
+            match b {
+                b'"' => return,
+                b'\\' => self.at += 1,
+                b'\n' => break,
+                _ => {}
+            }
+        }
+        self.broken = true;
+    }
+
+    fn skip_comment(&mut self) {
+        match self.src.get(self.at) {
+            Some(b'/') => {
+                self.at = find(self.src, self.at, b"\n").unwrap_or(self.src.len());
+            }
+            Some(b'*') => match find(self.src, self.at + 1, b"*/") {
+                Some(end) => self.at = end + 2,
+                None => {
+                    self.at = self.src.len();
+                    self.broken = true;
+                }
+            },
+            _ => {}
+        }
+    }
+}
+
+impl Iterator for JsonLexer<'_> {
+    type Item = (usize, Lexeme);
+
+    fn next(&mut self) -> Option<(usize, Lexeme)> {
+        while let Some(&b) = self.src.get(self.at) {
+            let at = self.at;
+            self.at += 1;
+            match b {
+                b'[' | b'{' => return Some((at, Lexeme::Open)),
+                b']' | b'}' => return Some((at, Lexeme::Close)),
+                b',' => return Some((at, Lexeme::Comma)),
+                b'"' => self.skip_string(),
+                b'/' => self.skip_comment(),
+                _ => {}
+            }
+        }
+        None
+    }
+}
+
+/// Whether every bracket of `src` (outside strings and comments) pairs up
+/// with one of its kind, and every string and comment ends.
+fn brackets_pair_up(src: &[u8]) -> bool {
+    let mut lexer = JsonLexer::new(src, 0);
+    let mut open = Vec::new();
+    for (at, lexeme) in lexer.by_ref() {
+        match lexeme {
+            Lexeme::Open => open.push(src[at]),
+            Lexeme::Close => {
+                let opener = if src[at] == b']' { b'[' } else { b'{' };
+                if open.pop() != Some(opener) {
+                    return false;
+                }
+            }
+            Lexeme::Comma => {}
+        }
+    }
+    open.is_empty() && !lexer.broken
+}
+
+/// The outermost containers in `range` (whose brackets pair up) longer than
+/// `piece_bytes`, as the offsets of their brackets.
+fn big_containers(src: &[u8], range: Range<usize>, piece_bytes: usize) -> Vec<(usize, usize)> {
+    let mut big = Vec::new();
+    let mut depth = 0usize;
+    let mut opened = 0;
+    for (at, lexeme) in JsonLexer::new(&src[..range.end], range.start) {
+        match lexeme {
+            Lexeme::Open => {
+                if depth == 0 {
+                    opened = at;
+                }
+                depth += 1;
+            }
+            Lexeme::Close => {
+                depth -= 1;
+                if depth == 0 && at - opened >= piece_bytes {
+                    big.push((opened, at));
+                }
+            }
+            Lexeme::Comma => {}
+        }
+    }
+    big
+}
+
+/// A run of consecutive elements of a container.
+struct Run {
+    /// From just after the opening bracket or a separating comma to just
+    /// before the next separating comma or the closing bracket.
+    text: Range<usize>,
+    /// The comma after the run, if another run follows.
+    separator: Option<usize>,
+    /// The run's outermost containers longer than a piece, to cut.
+    cuts: Vec<(usize, usize)>,
+}
+
+/// The runs of elements of a container, each at least a piece long (but the
+/// last) counting the interiors of the containers it cuts out as nothing.
+struct Runs<'a> {
+    lexer: JsonLexer<'a>,
+    close: usize,
+    piece_bytes: usize,
+    may_cut: bool,
+    done: bool,
+}
+
+impl<'a> Runs<'a> {
+    fn new(src: &'a [u8], open: usize, close: usize, piece_bytes: usize, may_cut: bool) -> Self {
+        Runs {
+            lexer: JsonLexer::new(&src[..=close], open + 1),
+            close,
+            piece_bytes,
+            may_cut,
+            done: false,
+        }
+    }
+}
+
+impl Iterator for Runs<'_> {
+    type Item = Run;
+
+    fn next(&mut self) -> Option<Run> {
+        if self.done {
+            return None;
+        }
+        let start = self.lexer.at;
+        let mut cuts = Vec::new();
+        let mut cut_bytes = 0;
+        let mut depth = 0usize;
+        let mut opened = 0;
+        for (at, lexeme) in self.lexer.by_ref() {
+            match lexeme {
+                Lexeme::Open => {
+                    if depth == 0 {
+                        opened = at;
+                    }
+                    depth += 1;
+                }
+                Lexeme::Close if depth == 0 => break,
+                Lexeme::Close => {
+                    depth -= 1;
+                    if depth == 0 && self.may_cut && at - opened >= self.piece_bytes {
+                        cuts.push((opened, at));
+                        cut_bytes += at - opened - 1;
+                    }
+                }
+                Lexeme::Comma if depth == 0 && at - start - cut_bytes >= self.piece_bytes => {
+                    return Some(Run {
+                        text: start..at,
+                        separator: Some(at),
+                        cuts,
+                    });
+                }
+                Lexeme::Comma => {}
+            }
+        }
+        self.done = true;
+        Some(Run {
+            text: start..self.close,
+            separator: None,
+            cuts,
+        })
+    }
+}
