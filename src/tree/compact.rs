@@ -81,11 +81,9 @@ pub struct RankedBits {
 }
 
 impl RankedBits {
-    pub fn with_capacity(bits: usize) -> Self {
-        RankedBits {
-            words: Vec::with_capacity(bits.div_ceil(64)),
-            ..RankedBits::default()
-        }
+    /// Room for `bits` more bits.
+    pub fn reserve_exact(&mut self, bits: usize) {
+        self.words.reserve_exact(bits.div_ceil(64));
     }
 
     /// Appends one bit (only before sealing).

@@ -777,13 +777,13 @@ impl TreeBuilder {
         }
     }
 
-    /// Room for `nodes` nodes, of which at most `tokens` tokens (hints).
+    /// Room for `nodes` more nodes, of which at most `tokens` tokens (hints).
     pub fn reserve(&mut self, nodes: usize, tokens: usize) {
         self.kind.reserve_exact(nodes);
         self.parent.reserve_exact(nodes);
         self.slot_role.reserve_exact(nodes);
         self.size.reserve_exact(nodes);
-        self.is_token = RankedBits::with_capacity(nodes);
+        self.is_token.reserve_exact(nodes);
         self.unit_starts.reserve_exact(tokens);
     }
 
@@ -893,7 +893,13 @@ mod tests {
     #[test]
     fn a_packed_slot_and_role_gives_back_both() {
         for role in ROLES {
-            for slot in [None, Some(0), Some(1), Some(4_000), Some(u32::from(NO_SLOT) - 1)] {
+            for slot in [
+                None,
+                Some(0),
+                Some(1),
+                Some(4_000),
+                Some(u32::from(NO_SLOT) - 1),
+            ] {
                 let packed = SlotAndRole::new(slot, role);
                 assert_eq!((packed.slot(), packed.role()), (slot, role));
             }
