@@ -98,6 +98,10 @@ impl RankedBits {
         self.len += 1;
     }
 
+    pub fn get(&self, i: u32) -> bool {
+        self.words[i as usize / 64] >> (i % 64) & 1 == 1
+    }
+
     /// Builds the rank and select tables; pushing afterwards is a bug.
     pub fn seal(&mut self) {
         self.words.shrink_to_fit();

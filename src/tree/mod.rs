@@ -103,7 +103,7 @@ pub struct Tree {
     size: NarrowU32s,
     /// Which nodes are tokens. Tokens are numbered in preorder, so the units
     /// under `n` are the tokens among `n..n+size[n]`: a rank query each.
-    is_token: RankedBits,
+    is_token: Arc<RankedBits>,
     /// Order key for ties and list order: a hand-built tree's ids, or
     /// `None` for the preorder index (parsed trees).
     rank: Option<Vec<u32>>,
@@ -220,21 +220,23 @@ impl Tree {
         config.kept.count_in(self.tokens(n))
     }
 
-    /// Kept tokens under every node, indexed by node, in O(nodes): bottom-up,
-    /// each node the sum of its children (a token: whether it is kept).
+    /// Kept tokens under every node, in O(nodes): bottom-up, each node
+    /// not a token the sum of its children.
     pub fn sizes(&self, config: &Configuration) -> Sizes {
         let n = self.len() as NodeId;
-        let mut size = NarrowU32s::zeros(n as usize);
+        let tokens = self.unit_count();
+        let mut sizes = Sizes {
+            others: NarrowU32s::zeros((n - tokens) as usize),
+            is_token: Arc::clone(&self.is_token),
+            kept: config.kept.clone(),
+        };
         for id in (0..n).rev() {
-            let s = if self.is_leaf(id) {
-                let t = self.tokens(id);
-                u32::from(t.start < t.end && config.kept.contains(t.start))
-            } else {
-                self.children(id).map(|c| size.get(c)).sum()
-            };
-            size.set(id, s);
+            if !self.is_token.get(id) {
+                let sum = self.children(id).map(|c| sizes.get(c)).sum();
+                sizes.others.set(id - self.is_token.rank(id), sum);
+            }
         }
-        Sizes(size)
+        sizes
     }
 
     /// Which nodes still exist in `config` (see [`Liveness`]).
@@ -404,11 +406,22 @@ impl Tree {
 
 /// Kept tokens under each node of a tree in one configuration
 /// ([`Tree::sizes`]), two bytes a node for most.
-pub struct Sizes(NarrowU32s);
+/// A token's size is whether it is kept, so only the other nodes' sizes are
+/// stored, by their index among the non-tokens.
+pub struct Sizes {
+    others: NarrowU32s,
+    is_token: Arc<RankedBits>,
+    kept: BitSet,
+}
 
 impl Sizes {
     pub fn get(&self, n: NodeId) -> u32 {
-        self.0.get(n)
+        let tokens_before = self.is_token.rank(n);
+        if self.is_token.get(n) {
+            u32::from(self.kept.contains(tokens_before))
+        } else {
+            self.others.get(n - tokens_before)
+        }
     }
 }
 
@@ -876,7 +889,7 @@ impl TreeBuilder {
             parent: self.parent,
             slot_role: self.slot_role,
             size: self.size,
-            is_token: self.is_token,
+            is_token: Arc::new(self.is_token),
             rank: (!self.rank.is_empty()).then_some(self.rank),
             max_depth: self.max_depth,
             parse_errors: self.parse_errors,
