@@ -220,23 +220,43 @@ impl Tree {
         config.kept.count_in(self.tokens(n))
     }
 
-    /// Kept tokens under every node, in O(nodes): bottom-up, each node
-    /// not a token the sum of its children.
+    /// Kept tokens under every node, in one preorder sweep: a node's size
+    /// is the kept tokens counted when its subtree ends minus those counted
+    /// when it starts (the nodes still open wait on a stack as deep as the
+    /// tree).
     pub fn sizes(&self, config: &Configuration) -> Sizes {
         let n = self.len() as NodeId;
-        let tokens = self.unit_count();
-        let mut sizes = Sizes {
-            others: NarrowU32s::zeros((n - tokens) as usize),
-            is_token: Arc::clone(&self.is_token),
-            kept: config.kept.clone(),
-        };
-        for id in (0..n).rev() {
-            if !self.is_token.get(id) {
-                let sum = self.children(id).map(|c| sizes.get(c)).sum();
-                sizes.others.set(id - self.is_token.rank(id), sum);
+        let mut others = NarrowU32s::zeros((n - self.unit_count()) as usize);
+        // Open nodes: where each ends, its index among the non-tokens, and
+        // the kept tokens counted before it.
+        let mut open: Vec<(NodeId, u32, u32)> = Vec::new();
+        let (mut unit, mut other, mut kept) = (0u32, 0u32, 0u32);
+        for id in 0..n {
+            while let Some(&(end, at, before)) = open.last()
+                && end <= id
+            {
+                others.set(at, kept - before);
+                open.pop();
+            }
+            if self.is_token.get(id) {
+                kept += u32::from(config.kept.contains(unit));
+                unit += 1;
+            } else {
+                let end = self.subtree_end(id);
+                if end > id + 1 {
+                    open.push((end, other, kept));
+                }
+                other += 1;
             }
         }
-        sizes
+        for (_, at, before) in open {
+            others.set(at, kept - before);
+        }
+        Sizes {
+            others,
+            is_token: Arc::clone(&self.is_token),
+            kept: config.kept.clone(),
+        }
     }
 
     /// Which nodes still exist in `config` (see [`Liveness`]).

@@ -7,13 +7,15 @@
 //! end; the parse says whether they fit.
 //!
 //! - C: the root is a sequence of top-level items. A piece runs from the end
-//!   of the items already walked to a candidate end (a `;` or `}` outside
-//!   brackets and preprocessor conditionals) at least a piece further on.
-//!   Its items but the last are walked; the last, whose parse may depend on
-//!   what follows the piece (`if (x) {}` | `else {}`, `struct s {}` | `;`),
-//!   starts the next piece. A piece with a parse error, or with a single item, grows to a
-//!   candidate twice as far; one that reaches the end of the input is walked
-//!   whole, errors and all.
+//!   of the one before to a candidate end at least a piece further on: a `;`
+//!   or `}` outside brackets and preprocessor conditionals that a keyword
+//!   starting a declaration (`static`, `int`, `struct`, ...) or a
+//!   preprocessor line follows, or the end of a preprocessor line. Nothing
+//!   that follows such an end can continue the item before it (as `else`
+//!   continues `if (x) {}`, `;` or a declarator `struct s {}`), so a piece
+//!   that parses without errors is walked whole. A piece with a parse error
+//!   grows to a candidate twice as far; one that reaches the end of the
+//!   input is walked whole, errors and all.
 //! - JSON: a container (array or object) bigger than a piece is cut: the tree
 //!   around it is parsed with its interior left out, and the interior is
 //!   parsed in runs of elements between its own brackets
@@ -67,25 +69,18 @@ impl Emitter<'_> {
                 let piece = start..end;
                 let tree = self.run(std::slice::from_ref(&piece))?;
                 let root = tree.root_node();
-                let walked = if last {
-                    Some(root.child_count())
-                } else if root.has_error() {
-                    None
-                } else {
-                    last_item_start(root)
-                };
-                if let Some(walked) = walked {
+                if last || !root.has_error() {
                     if self.root.is_none() {
                         self.open_root(root);
                     }
                     self.note_errors(root);
-                    self.children(root, 0..walked, &Cuts::NONE)?;
+                    self.children(root, 0..root.child_count(), &Cuts::NONE)?;
                     self.make_room();
                     if last {
                         self.close_root(root.end_byte());
                         return Ok(());
                     }
-                    start = root.child(walked - 1).expect("a walked item").end_byte();
+                    start = end;
                     break;
                 }
                 want = want.saturating_mul(2);
@@ -157,29 +152,6 @@ impl Emitter<'_> {
         }
         Ok(())
     }
-}
-
-/// The index of the root's last child that starts a top-level item, if
-/// other children come before it. An item is one child, but for
-/// `struct s {...};`, whose `;` tree-sitter-c makes a child of the root of
-/// its own; comments (extras) may stand between the two.
-fn last_item_start(root: tree_sitter::Node<'_>) -> Option<usize> {
-    let mut cursor = root.walk();
-    let mut start = None;
-    if cursor.goto_first_child() {
-        let mut i = 0;
-        loop {
-            let child = cursor.node();
-            if child.is_named() && !child.is_extra() {
-                start = Some(i);
-            }
-            if !cursor.goto_next_sibling() {
-                break;
-            }
-            i += 1;
-        }
-    }
-    start.filter(|&i| i > 0)
 }
 
 /// `text` without the interiors of the containers `cuts` (brackets kept),
@@ -363,6 +335,64 @@ impl<'a> CItemEnds<'a> {
     }
 }
 
+/// Keywords that start a C declaration and continue none.
+const ITEM_STARTS: &[&[u8]] = &[
+    b"static",
+    b"extern",
+    b"typedef",
+    b"inline",
+    b"void",
+    b"char",
+    b"short",
+    b"int",
+    b"long",
+    b"float",
+    b"double",
+    b"signed",
+    b"unsigned",
+    b"_Bool",
+    b"const",
+    b"volatile",
+    b"struct",
+    b"union",
+    b"enum",
+    b"register",
+    b"_Static_assert",
+    b"__attribute__",
+    b"__extension__",
+];
+
+impl CItemEnds<'_> {
+    /// Whether what follows `at` (after whitespace and comments) is a
+    /// preprocessor line or a keyword in [`ITEM_STARTS`]: the start of a
+    /// new top-level item, which nothing before it can take in.
+    fn a_new_item_follows(&self) -> bool {
+        let src = self.src;
+        let mut i = self.at;
+        loop {
+            while src.get(i).is_some_and(u8::is_ascii_whitespace) {
+                i += 1;
+            }
+            match (src.get(i), src.get(i + 1)) {
+                (Some(b'/'), Some(b'/')) => {
+                    i = find(src, i, b"\n").unwrap_or(src.len());
+                }
+                (Some(b'/'), Some(b'*')) => {
+                    i = find(src, i + 2, b"*/").map_or(src.len(), |end| end + 2);
+                }
+                (Some(b'#'), _) => return true,
+                (Some(_), _) => break,
+                (None, _) => return false,
+            }
+        }
+        let word = src[i..]
+            .iter()
+            .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
+            .map_or(&src[i..], |len| &src[i..i + len]);
+        ITEM_STARTS.contains(&word)
+    }
+}
+
 impl Iterator for CItemEnds<'_> {
     type Item = usize;
 
@@ -399,7 +429,7 @@ impl Iterator for CItemEnds<'_> {
                 _ => {}
             }
             self.at += 1;
-            if matches!(b, b';' | b'}') && self.at_top_level() && self.at < self.src.len() {
+            if matches!(b, b';' | b'}') && self.at_top_level() && self.a_new_item_follows() {
                 return Some(self.at);
             }
         }
