@@ -1110,7 +1110,7 @@ mod tests {
         let mut s = String::new();
         for i in 0..items {
             s += rng.pick(&["", "\n", " ", "\n\n", "\t", " \\\n"]);
-            s += &match rng.below(22) {
+            s += &match rng.below(24) {
                 0 => format!("int g{i} = {i};\n"),
                 1 => format!("static const char *s{i} = \"a;b}}c{{\\\";'\";\n"),
                 2 => format!("char c{i} = ';', d{i} = '}}', e{i} = '\\'';\n"),
@@ -1137,6 +1137,9 @@ mod tests {
                 17 => format!("int x{i}; /* trailing */ // and more\n"),
                 18 => format!("struct r{i} {{ int a; }}\n  w{i};\n"),
                 19 => format!("#pragma once\n#error don't {i}\n"),
+                // Keywords that start items can also continue one.
+                20 => format!("struct p{i} {{ int a; }} __attribute__((packed)) const v{i};\n"),
+                21 => format!("typedef struct {{ int a; }} static_t{i}; static int z{i};\n"),
                 _ => format!(
                     "int f{i}(int x, int y) {{\n  int t = x * {i} + y; const char *p = \"}};\";\n  if (t > {i}) {{ g0 += t; }} else {{ g1 -= y; }}\n  for (int k = 0; k < 4; k++) t ^= k;\n  switch (t) {{ case 1: break; default: ; }}\n  return t;\n}}\n"
                 ),
