@@ -127,6 +127,22 @@ impl RankedBits {
         self.before.last().copied().unwrap_or(0)
     }
 
+    /// The positions of the bits that are not set, ascending.
+    pub fn zeros(&self) -> impl Iterator<Item = u32> + '_ {
+        let len = self.len;
+        self.words.iter().enumerate().flat_map(move |(w, &word)| {
+            let mut bits = !word;
+            std::iter::from_fn(move || {
+                let at = w as u32 * 64 + bits.trailing_zeros();
+                if bits == 0 || at >= len {
+                    return None;
+                }
+                bits &= bits - 1;
+                Some(at)
+            })
+        })
+    }
+
     /// Set bits at positions `< i` (`i <= len`).
     pub fn rank(&self, i: u32) -> u32 {
         let w = i as usize / 64;
@@ -189,6 +205,10 @@ mod tests {
                 plain.push(bit);
             }
             bits.seal();
+            let zeros: Vec<u32> = (0..plain.len() as u32)
+                .filter(|&i| !plain[i as usize])
+                .collect();
+            assert_eq!(bits.zeros().collect::<Vec<_>>(), zeros);
             let mut ones = 0;
             for (i, &bit) in plain.iter().enumerate() {
                 assert_eq!(bits.rank(i as u32), ones);

@@ -220,37 +220,38 @@ impl Tree {
         config.kept.count_in(self.tokens(n))
     }
 
-    /// Kept tokens under every node, in one preorder sweep: a node's size
-    /// is the kept tokens counted when its subtree ends minus those counted
-    /// when it starts (the nodes still open wait on a stack as deep as the
-    /// tree).
+    /// Kept tokens under every node, in one preorder sweep over the nodes
+    /// that are not tokens (the tokens between two of them are counted a
+    /// word at a time): a node's size is the kept tokens counted where its
+    /// subtree ends minus those counted where it starts (the nodes still
+    /// open wait on a stack as deep as the tree).
     pub fn sizes(&self, config: &Configuration) -> Sizes {
         let n = self.len() as NodeId;
         let mut others = NarrowU32s::zeros((n - self.unit_count()) as usize);
+        // Kept tokens among the first `unit` units, carried forward.
+        let (mut unit, mut kept) = (0u32, 0u32);
+        let mut kept_before = |u: u32| {
+            kept += config.kept.count_in(unit..u);
+            unit = u;
+            kept
+        };
         // Open nodes: where each ends, its index among the non-tokens, and
-        // the kept tokens counted before it.
+        // the kept tokens before it.
         let mut open: Vec<(NodeId, u32, u32)> = Vec::new();
-        let (mut unit, mut other, mut kept) = (0u32, 0u32, 0u32);
-        for id in 0..n {
+        for (other, id) in self.is_token.zeros().enumerate() {
             while let Some(&(end, at, before)) = open.last()
                 && end <= id
             {
-                others.set(at, kept - before);
+                others.set(at, kept_before(self.is_token.rank(end)) - before);
                 open.pop();
             }
-            if self.is_token.get(id) {
-                kept += u32::from(config.kept.contains(unit));
-                unit += 1;
-            } else {
-                let end = self.subtree_end(id);
-                if end > id + 1 {
-                    open.push((end, other, kept));
-                }
-                other += 1;
+            let end = self.subtree_end(id);
+            if end > id + 1 {
+                open.push((end, other as u32, kept_before(self.is_token.rank(id))));
             }
         }
-        for (_, at, before) in open {
-            others.set(at, kept - before);
+        while let Some((end, at, before)) = open.pop() {
+            others.set(at, kept_before(self.is_token.rank(end)) - before);
         }
         Sizes {
             others,
