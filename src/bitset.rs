@@ -42,6 +42,23 @@ fn word_mask(range: Range<u32>) -> impl Iterator<Item = (usize, u64)> {
     })
 }
 
+/// The word and mask of a non-empty `range` that lies within one word (the
+/// common case for a tree node's tokens), so range queries skip
+/// [`word_mask`]'s iterator.
+fn single_word(range: &Range<u32>) -> Option<(usize, u64)> {
+    if range.start >= range.end || range.start / 64 != (range.end - 1) / 64 {
+        return None;
+    }
+    let lo = range.start % 64;
+    let len = range.end - range.start;
+    let mask = if len == 64 {
+        u64::MAX
+    } else {
+        ((1u64 << len) - 1) << lo
+    };
+    Some(((range.start / 64) as usize, mask))
+}
+
 impl BitSet {
     /// The empty set over `0..universe`.
     pub fn empty(universe: u32) -> Self {
@@ -137,6 +154,9 @@ impl BitSet {
     /// How many indices of `range` the set holds.
     pub fn count_in(&self, range: Range<u32>) -> u32 {
         let range = range.start.min(self.universe)..range.end.min(self.universe);
+        if let Some((w, mask)) = single_word(&range) {
+            return (mask & self.words[w]).count_ones();
+        }
         word_mask(range)
             .map(|(w, mask)| (mask & self.words[w]).count_ones())
             .sum()
@@ -145,6 +165,9 @@ impl BitSet {
     /// Whether the set holds any index of `range`.
     pub fn any_in(&self, range: Range<u32>) -> bool {
         let range = range.start.min(self.universe)..range.end.min(self.universe);
+        if let Some((w, mask)) = single_word(&range) {
+            return mask & self.words[w] != 0;
+        }
         word_mask(range).any(|(w, mask)| mask & self.words[w] != 0)
     }
 
@@ -187,10 +210,24 @@ impl BitSet {
     /// The held indices as maximal runs of consecutive indices, ascending.
     pub fn runs(&self) -> Vec<Range<u32>> {
         let mut runs: Vec<Range<u32>> = Vec::new();
-        for u in self.iter() {
-            match runs.last_mut() {
-                Some(last) if last.end == u => last.end += 1,
-                _ => runs.push(u..u + 1),
+        // A word at a time: each step takes a whole run of ones (or the
+        // part of it in this word) with two bit scans.
+        for (w, &word) in self.words.iter().enumerate() {
+            let base = w as u32 * 64;
+            let mut bits = word;
+            while bits != 0 {
+                let start = bits.trailing_zeros();
+                let len = (bits >> start).trailing_ones();
+                let run = base + start..base + start + len;
+                match runs.last_mut() {
+                    Some(last) if last.end == run.start => last.end = run.end,
+                    _ => runs.push(run),
+                }
+                bits = if start + len == 64 {
+                    0
+                } else {
+                    bits & !((1u64 << (start + len)) - 1)
+                };
             }
         }
         runs
@@ -233,6 +270,27 @@ mod tests {
         assert!(set.any_in(0..11) && !set.any_in(60..130));
         assert!(set.all_in(130..200) && !set.all_in(129..200));
         assert_eq!(set.runs(), vec![10..60, 130..200]);
+        let words =
+            BitSet::from_units(300, (0..300).filter(|u| u % 64 < 3 || (60..70).contains(u)));
+        let by_bits = words.iter().fold(Vec::<Range<u32>>::new(), |mut runs, u| {
+            match runs.last_mut() {
+                Some(last) if last.end == u => last.end += 1,
+                _ => runs.push(u..u + 1),
+            }
+            runs
+        });
+        assert_eq!(words.runs(), by_bits);
+        assert_eq!(BitSet::full(128).runs(), vec![0..128]);
+        for range in [3..9, 0..64, 64..128, 63..65, 5..5, 100..190] {
+            assert_eq!(
+                words.count_in(range.clone()),
+                words.iter().filter(|u| range.contains(u)).count() as u32
+            );
+            assert_eq!(
+                words.any_in(range.clone()),
+                words.iter().any(|u| range.contains(&u))
+            );
+        }
         assert_eq!(set.iter().count() as u32, set.len());
         let mut down: Vec<u32> = set.iter_rev().collect();
         down.reverse();

@@ -571,11 +571,15 @@ impl Liveness {
         // nothing (`NONE`); in every other holding node's place stands
         // the node itself.
         let mut displaced: FxHashMap<NodeId, NodeId> = FxHashMap::default();
-        let occupant = |displaced: &FxHashMap<NodeId, NodeId>, c: NodeId| {
-            if holding.contains(c) {
+        // Only a holding node that does not exist on its own (`Some(false)`)
+        // can have another, or nothing, in its place.
+        let occupant = |computed: &Intrinsics, displaced: &FxHashMap<NodeId, NodeId>, c: NodeId| {
+            if !holding.contains(c) {
+                NONE
+            } else if computed.get(c) == Some(false) {
                 displaced.get(&c).copied().unwrap_or(c)
             } else {
-                NONE
+                c
             }
         };
         for id in holding.iter_rev() {
@@ -591,14 +595,16 @@ impl Liveness {
             let own = if tree.is_leaf(id) || replaced.as_ref().is_some_and(|r| r.contains(id)) {
                 Some(true)
             } else {
-                Self::intrinsic_of(tree, id, intrinsic, |c| occupant(&displaced, c) != NONE)
+                Self::intrinsic_of(tree, id, intrinsic, |c| {
+                    occupant(&computed, &displaced, c) != NONE
+                })
             };
             let stands = Self::occupant_of(
                 tree,
                 id,
                 own,
                 |c| holding.contains(c),
-                |c| occupant(&displaced, c),
+                |c| occupant(&computed, &displaced, c),
             );
             computed.set(id, own);
             if stands != id {
