@@ -86,6 +86,11 @@ impl BitSet {
     }
 
     /// How many indices the set could hold.
+    /// The set's words, bit `i` of word `w` standing for index `64 w + i`.
+    pub fn words(&self) -> &[u64] {
+        &self.words
+    }
+
     pub fn universe(&self) -> u32 {
         self.universe
     }

@@ -461,8 +461,7 @@ impl Perses {
 impl Perses {
     fn tutorial_start_pass(&mut self, config: &Configuration) {
         let tree = &self.tree;
-        let live = tree.liveness(config);
-        let size = tree.sizes(config);
+        let (size, live) = tree.sizes_and_liveness(config);
         let order = size_order(tree, &live, &size);
         self.pass = Some(Arc::new(PassData { live, size, order }));
         self.pick_active();
@@ -554,8 +553,7 @@ impl Perses {
 
     fn sweep_start_pass(&mut self, config: &Configuration) {
         let tree = &self.tree;
-        let live = tree.liveness(config);
-        let size = tree.sizes(config);
+        let (size, live) = tree.sizes_and_liveness(config);
         let mut sweep = self.sweep.take().unwrap_or_else(|| Sweep {
             order: Arc::new(size_order(tree, &live, &size)),
             cursor: 0,

@@ -108,8 +108,7 @@ impl PassData {
                 next_kept[u as usize + 1]
             };
         }
-        let live = tree.liveness(config);
-        let size = tree.sizes(config);
+        let (size, live) = tree.sizes_and_liveness(config);
         let mut by_kind: HashMap<KindId, Vec<NodeId>> = HashMap::default();
         for n in 0..tree.len() as NodeId {
             if size.get(n) > 0

@@ -184,10 +184,8 @@ impl Policy for TPdd {
 
     fn start_pass(&mut self, config: &Configuration) {
         self.last = None;
-        self.pass = Some(Arc::new(PassData {
-            live: self.tree.liveness(config),
-            size: self.tree.sizes(config),
-        }));
+        let (size, live) = self.tree.sizes_and_liveness(config);
+        self.pass = Some(Arc::new(PassData { live, size }));
     }
 
     fn next_proposal(&mut self, config: &Configuration) -> Option<Proposal> {

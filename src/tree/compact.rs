@@ -2,12 +2,12 @@
 //! few bytes per node rather than tens.
 //!
 //! Large inputs have hundreds of thousands of nodes, most of them tokens, and
-//! most per-node numbers are small: subtree sizes, and the kept tokens under
-//! each node, fit in 16 bits for all but a handful of nodes. [`NarrowU32s`] stores such numbers in two
+//! most subtree sizes fit in 16 bits. [`NarrowU32s`] stores such numbers in two
 //! bytes each and keeps the rare large ones aside. [`RankedBits`] marks which
 //! nodes are tokens and answers "how many tokens come before node `n`" and
 //! "which node is token `k`" in constant time, which replaces a per-node
-//! token range and a per-token node index.
+//! token range and a per-token node index; over a configuration's kept
+//! bits, it gives the kept tokens under any node in constant time.
 
 use std::collections::HashMap;
 
@@ -22,14 +22,6 @@ pub struct NarrowU32s {
 const WIDE: u16 = u16::MAX;
 
 impl NarrowU32s {
-    /// `n` zeros.
-    pub fn zeros(n: usize) -> Self {
-        NarrowU32s {
-            narrow: vec![0; n],
-            wide: HashMap::new(),
-        }
-    }
-
     pub fn get(&self, i: u32) -> u32 {
         match self.narrow[i as usize] {
             WIDE => self.wide[&i],
@@ -81,6 +73,17 @@ pub struct RankedBits {
 }
 
 impl RankedBits {
+    /// The bits of a [`crate::bitset::BitSet`]'s words, `len` of them, sealed.
+    pub fn from_words(words: &[u64], len: u32) -> Self {
+        let mut bits = RankedBits {
+            words: words.to_vec(),
+            len,
+            ..RankedBits::default()
+        };
+        bits.seal();
+        bits
+    }
+
     /// Room for `bits` more bits.
     pub fn reserve_exact(&mut self, bits: usize) {
         self.words.reserve_exact(bits.div_ceil(64));
@@ -96,10 +99,6 @@ impl RankedBits {
             self.words[at / 64] |= 1 << (at % 64);
         }
         self.len += 1;
-    }
-
-    pub fn get(&self, i: u32) -> bool {
-        self.words[i as usize / 64] >> (i % 64) & 1 == 1
     }
 
     /// Builds the rank and select tables; pushing afterwards is a bug.
@@ -125,22 +124,6 @@ impl RankedBits {
     /// The number of set bits.
     pub fn ones(&self) -> u32 {
         self.before.last().copied().unwrap_or(0)
-    }
-
-    /// The positions of the bits that are not set, ascending.
-    pub fn zeros(&self) -> impl Iterator<Item = u32> + '_ {
-        let len = self.len;
-        self.words.iter().enumerate().flat_map(move |(w, &word)| {
-            let mut bits = !word;
-            std::iter::from_fn(move || {
-                let at = w as u32 * 64 + bits.trailing_zeros();
-                if bits == 0 || at >= len {
-                    return None;
-                }
-                bits &= bits - 1;
-                Some(at)
-            })
-        })
     }
 
     /// Set bits at positions `< i` (`i <= len`).
@@ -205,10 +188,6 @@ mod tests {
                 plain.push(bit);
             }
             bits.seal();
-            let zeros: Vec<u32> = (0..plain.len() as u32)
-                .filter(|&i| !plain[i as usize])
-                .collect();
-            assert_eq!(bits.zeros().collect::<Vec<_>>(), zeros);
             let mut ones = 0;
             for (i, &bit) in plain.iter().enumerate() {
                 assert_eq!(bits.rank(i as u32), ones);

@@ -100,7 +100,7 @@ pub struct Tree {
     slot_role: Vec<SlotAndRole>,
     /// Nodes in each subtree, its root included: the descendants of `n` are
     /// `n+1..n+size[n]`.
-    size: NarrowU32s,
+    size: Arc<NarrowU32s>,
     /// Which nodes are tokens. Tokens are numbered in preorder, so the units
     /// under `n` are the tokens among `n..n+size[n]`: a rank query each.
     is_token: Arc<RankedBits>,
@@ -220,49 +220,26 @@ impl Tree {
         config.kept.count_in(self.tokens(n))
     }
 
-    /// Kept tokens under every node, in one preorder sweep over the nodes
-    /// that are not tokens (the tokens between two of them are counted a
-    /// word at a time): a node's size is the kept tokens counted where its
-    /// subtree ends minus those counted where it starts (the nodes still
-    /// open wait on a stack as deep as the tree).
+    /// Kept tokens under every node of `config` ([`Sizes`]): O(units / 64).
     pub fn sizes(&self, config: &Configuration) -> Sizes {
-        let n = self.len() as NodeId;
-        let mut others = NarrowU32s::zeros((n - self.unit_count()) as usize);
-        // Kept tokens among the first `unit` units, carried forward.
-        let (mut unit, mut kept) = (0u32, 0u32);
-        let mut kept_before = |u: u32| {
-            kept += config.kept.count_in(unit..u);
-            unit = u;
-            kept
-        };
-        // Open nodes: where each ends, its index among the non-tokens, and
-        // the kept tokens before it.
-        let mut open: Vec<(NodeId, u32, u32)> = Vec::new();
-        for (other, id) in self.is_token.zeros().enumerate() {
-            while let Some(&(end, at, before)) = open.last()
-                && end <= id
-            {
-                others.set(at, kept_before(self.is_token.rank(end)) - before);
-                open.pop();
-            }
-            let end = self.subtree_end(id);
-            if end > id + 1 {
-                open.push((end, other as u32, kept_before(self.is_token.rank(id))));
-            }
-        }
-        while let Some((end, at, before)) = open.pop() {
-            others.set(at, kept_before(self.is_token.rank(end)) - before);
-        }
         Sizes {
-            others,
             is_token: Arc::clone(&self.is_token),
-            kept: config.kept.clone(),
+            size: Arc::clone(&self.size),
+            kept: RankedBits::from_words(config.kept.words(), config.kept.universe()),
         }
     }
 
     /// Which nodes still exist in `config` (see [`Liveness`]).
     pub fn liveness(&self, config: &Configuration) -> Liveness {
-        Liveness::compute(self, config)
+        self.sizes_and_liveness(config).1
+    }
+
+    /// [`Self::sizes`] and [`Self::liveness`] at once: liveness asks the
+    /// sizes which nodes hold a kept token.
+    pub fn sizes_and_liveness(&self, config: &Configuration) -> (Sizes, Liveness) {
+        let sizes = self.sizes(config);
+        let live = Liveness::compute(self, config, &sizes);
+        (sizes, live)
     }
 
     /// The units to remove to delete the subtrees `nodes`, including one
@@ -426,23 +403,20 @@ impl Tree {
 }
 
 /// Kept tokens under each node of a tree in one configuration
-/// ([`Tree::sizes`]), two bytes a node for most.
-/// A token's size is whether it is kept, so only the other nodes' sizes are
-/// stored, by their index among the non-tokens.
+/// ([`Tree::sizes`]), each answered in O(1) when asked: the kept tokens
+/// before the node's last token minus those before its first, two rank
+/// queries on the configuration's kept bits. Nothing per node is stored.
 pub struct Sizes {
-    others: NarrowU32s,
     is_token: Arc<RankedBits>,
-    kept: BitSet,
+    size: Arc<NarrowU32s>,
+    kept: RankedBits,
 }
 
 impl Sizes {
     pub fn get(&self, n: NodeId) -> u32 {
-        let tokens_before = self.is_token.rank(n);
-        if self.is_token.get(n) {
-            u32::from(self.kept.contains(tokens_before))
-        } else {
-            self.others.get(n - tokens_before)
-        }
+        let first = self.is_token.rank(n);
+        let end = self.is_token.rank(n + self.size.get(n));
+        self.kept.rank(end) - self.kept.rank(first)
     }
 }
 
@@ -549,16 +523,16 @@ impl Liveness {
     /// that hold none), not O(all nodes): late in a run, when few tokens
     /// are left of a large input, most of the tree is skipped. Bits per
     /// node, plus a map for the few nodes something else stands in for.
-    fn compute(tree: &Tree, config: &Configuration) -> Self {
+    fn compute(tree: &Tree, config: &Configuration, sizes: &Sizes) -> Self {
         let n = tree.len() as u32;
         let empty = tree.empty.get_or_init(|| EmptySubtrees::compute(tree));
-        let replaced = Self::replaced(tree, config);
+        let replaced = Self::replaced(tree, config, sizes);
         // The nodes holding a kept token (subtrees without one are skipped
         // whole); for the others the empty-subtree values apply.
         let mut holding = BitSet::empty(n);
         let mut id = 0;
         while id < n {
-            if config.kept.any_in(tree.tokens(id)) {
+            if sizes.get(id) > 0 {
                 holding.insert(id);
                 id += 1;
             } else {
@@ -710,7 +684,7 @@ impl Liveness {
     #[cfg(test)]
     fn compute_by_definition(tree: &Tree, config: &Configuration) -> Self {
         let n = tree.len() as u32;
-        let replaced = Self::replaced(tree, config);
+        let replaced = Self::replaced(tree, config, &tree.sizes(config));
         let mut intrinsic: Vec<Intrinsic> = vec![None; n as usize];
         let mut occupant: Vec<NodeId> = vec![NONE; n as usize];
         let holds = |c: NodeId| config.kept.any_in(tree.tokens(c));
@@ -750,11 +724,10 @@ impl Liveness {
 
     /// The nodes whose one kept token carries a rewrite (`None` without
     /// rewrites, the usual case).
-    fn replaced(tree: &Tree, config: &Configuration) -> Option<BitSet> {
+    fn replaced(tree: &Tree, config: &Configuration, sizes: &Sizes) -> Option<BitSet> {
         if config.rewrites.is_empty() {
             return None;
         }
-        let sizes = tree.sizes(config);
         let mut replaced = BitSet::empty(tree.len() as u32);
         for id in 0..tree.len() {
             if sizes.get(id as NodeId) == 1
@@ -915,7 +888,7 @@ impl TreeBuilder {
             kind: self.kind,
             parent: self.parent,
             slot_role: self.slot_role,
-            size: self.size,
+            size: Arc::new(self.size),
             is_token: Arc::new(self.is_token),
             rank: (!self.rank.is_empty()).then_some(self.rank),
             max_depth: self.max_depth,
