@@ -111,9 +111,7 @@ impl TokenWindows {
         }
         // Then its next siblings with kept tokens, each deletable and
         // wholly inside, up to one that ends the run.
-        // The node's later siblings start where its subtree ends.
-        let later = tree.children(parent).skip_while(|&c| c != node).skip(1);
-        for sibling in later {
+        for sibling in tree.later_siblings(node) {
             if !tree.present(sibling, config) {
                 continue;
             }

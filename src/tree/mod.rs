@@ -151,6 +151,17 @@ impl Tree {
         }
     }
 
+    /// The siblings after `n`, in order: they start where `n`'s subtree
+    /// ends and stop where its parent's does (none for the root).
+    pub fn later_siblings(&self, n: NodeId) -> Children<'_> {
+        let end = self.parent(n).map_or(n, |p| self.subtree_end(p));
+        Children {
+            tree: self,
+            next: self.subtree_end(n),
+            end,
+        }
+    }
+
     /// Where `n`'s subtree ends in preorder.
     fn subtree_end(&self, n: NodeId) -> NodeId {
         n + self.size.get(n)

@@ -210,6 +210,24 @@ mod tests {
         assert!(tree.deletable(1) && !tree.deletable(0));
         assert_eq!(tree.depth(2), 2);
     }
+
+    #[test]
+    fn later_siblings_are_the_children_after_a_node() {
+        let mut b = ToyBuilder::generic();
+        b.insert(0, "", &[1, 2]);
+        b.insert(1, "", &[3, 4]);
+        b.insert(2, "c", &[]);
+        b.insert(3, "a", &[]);
+        b.insert(4, "b", &[]);
+        let (tree, _) = b.build(0);
+        let later = |n: u32| tree.later_siblings(n).collect::<Vec<_>>();
+        // Preorder: 0 root, 1 its first child, 2 and 3 that child's leaves, 4 the root's last child.
+        assert_eq!(later(1), vec![4]);
+        assert_eq!(later(2), vec![3]);
+        assert_eq!(later(3), Vec::<u32>::new());
+        assert_eq!(later(4), Vec::<u32>::new());
+        assert_eq!(later(0), Vec::<u32>::new());
+    }
 }
 
 #[cfg(test)]
