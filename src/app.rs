@@ -16,13 +16,14 @@ use anyhow::{Context, Result, bail};
 
 use crate::cli::{Algo, Cli, LangArg, UnitArg};
 use crate::configuration::Configuration;
+use crate::interfaces::{Observer, Oracle, Watch};
 use crate::oracle::{
-    Exit, ScriptOracle, Watch, default_timeout, default_work_dir, kill_strays, resolve_script,
+    Exit, ScriptOracle, default_timeout, default_work_dir, kill_strays, resolve_script,
 };
 use crate::output::{Destination, default_output, write_atomically};
 use crate::pipeline::{self, Plan};
 use crate::progress::Progress;
-use crate::reducer::{Carried, Limits, Observer, Oracle, Reducer, StopReason};
+use crate::reducer::{Carried, Limits, Reducer, StopReason};
 use crate::stats::{PhaseStats, RunReport};
 use crate::units::Units;
 

@@ -19,7 +19,7 @@ use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
 use crate::grammar::Grammar;
-use crate::reducer::SyntaxFilter;
+use crate::interfaces::SyntaxFilter;
 use crate::tree::Tree;
 use crate::tree::parse::{
     ByteEdit, LineIndex, PARSE_TIMEOUT, byte_edit, count_error_regions, count_errors, input_edit,

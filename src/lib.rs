@@ -4,7 +4,7 @@
 //! from the input bytes to [`units::Units`] (flat units or the tokens of a
 //! parse tree), through a [`policy::Policy`] driven by the
 //! [`reducer::Reducer`] loop, which judges candidates with an
-//! [`reducer::Oracle`] (a user script, or any closure in tests).
+//! [`interfaces::Oracle`] (a user script, or any closure in tests).
 
 pub mod app;
 pub mod bitset;
@@ -12,6 +12,7 @@ pub mod cache;
 pub mod cli;
 pub mod configuration;
 pub mod grammar;
+pub mod interfaces;
 pub mod lang;
 pub mod oracle;
 pub mod output;

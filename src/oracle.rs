@@ -22,13 +22,13 @@ use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, mpsc};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 
-use crate::reducer::{Candidate, Oracle, TestOutcome, Verdict};
+use crate::interfaces::{Candidate, Oracle, TestOutcome, Verdict, Watch};
 
 /// How long a killed group gets between SIGTERM and SIGKILL.
 const KILL_GRACE: Duration = Duration::from_millis(200);
@@ -42,80 +42,6 @@ pub const LAUNCHER_KILL_GRACE: Duration = Duration::from_secs(10);
 /// two system calls, which matters for long ones.
 const POLL_MIN: Duration = Duration::from_millis(2);
 const POLL_MAX: Duration = Duration::from_millis(20);
-/// A cancel switch with a wake-up: on Linux an eventfd becomes readable when
-/// the switch is thrown, so a test's waiter sleeps until its process exits
-/// or it is cancelled, with no periodic wake-ups to look at a flag.
-pub struct CancelSignal {
-    flag: AtomicBool,
-    wake: Option<OwnedFd>,
-}
-
-impl CancelSignal {
-    pub fn new() -> Self {
-        #[cfg(target_os = "linux")]
-        // SAFETY: eventfd takes an initial count and flags; it returns a new
-        // fd or -1.
-        let wake = match unsafe { libc::eventfd(0, libc::EFD_CLOEXEC | libc::EFD_NONBLOCK) } {
-            // SAFETY: `fd` was just returned by eventfd and is owned here only.
-            fd if fd >= 0 => Some(unsafe { OwnedFd::from_raw_fd(fd) }),
-            _ => None,
-        };
-        #[cfg(not(target_os = "linux"))]
-        let wake = None;
-        CancelSignal {
-            flag: AtomicBool::new(false),
-            wake,
-        }
-    }
-
-    /// Throws the switch and wakes the test waiting on it.
-    pub fn cancel(&self) {
-        self.flag.store(true, Ordering::SeqCst);
-        if let Some(fd) = &self.wake {
-            let one = 1u64.to_ne_bytes();
-            // SAFETY: writes 8 bytes from a live buffer to an eventfd we own;
-            // a full counter (EAGAIN) still leaves it readable.
-            unsafe { libc::write(fd.as_raw_fd(), one.as_ptr().cast(), one.len()) };
-        }
-    }
-
-    pub fn is_cancelled(&self) -> bool {
-        self.flag.load(Ordering::SeqCst)
-    }
-}
-
-impl Default for CancelSignal {
-    fn default() -> Self {
-        CancelSignal::new()
-    }
-}
-
-/// What a running test watches to know it should stop: a plain flag (set
-/// by a signal handler; looked at every few milliseconds) or a
-/// [`CancelSignal`] (which wakes the waiter itself).
-#[derive(Clone, Copy)]
-pub enum Watch<'a> {
-    Flag(&'a AtomicBool),
-    Signal(&'a CancelSignal),
-}
-
-impl Watch<'_> {
-    pub fn is_cancelled(self) -> bool {
-        match self {
-            Watch::Flag(flag) => flag.load(Ordering::SeqCst),
-            Watch::Signal(signal) => signal.is_cancelled(),
-        }
-    }
-
-    /// The fd that becomes readable on cancel, if there is one.
-    fn wake_fd(self) -> Option<i32> {
-        match self {
-            Watch::Flag(_) => None,
-            Watch::Signal(signal) => signal.wake.as_ref().map(AsRawFd::as_raw_fd),
-        }
-    }
-}
-
 /// How long a test waits, after killing its group, for the group to be gone.
 const REAP_WAIT: Duration = Duration::from_millis(500);
 /// How long `-v` waits for a finished test's output pipes to close (a

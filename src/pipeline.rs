@@ -15,6 +15,7 @@ use anyhow::{Result, bail};
 use crate::bitset::BitSet;
 use crate::cli::{Algo, Cli, FormatArg, Inner, PersesScheduleArg, UnitArg};
 use crate::configuration::{Configuration, Layout};
+use crate::interfaces::{Observer, Strictness, SyntaxFilter};
 use crate::lang::Language;
 use crate::policy::drdd::DrDd;
 use crate::policy::flat::FlatPolicy;
@@ -29,7 +30,7 @@ use crate::policy::simplify::Simplify;
 use crate::policy::tpdd::{TPdd, TPddOptions};
 use crate::policy::windows::TokenWindows;
 use crate::policy::{Minimizer, MinimizerSettings, Policy};
-use crate::reducer::{Observer, Reducer, StopReason, Strictness, SyntaxFilter};
+use crate::reducer::{Reducer, StopReason};
 use crate::tree::Tree;
 use crate::units::{UnitKind, Units};
 
@@ -559,7 +560,7 @@ Inner minimizers (--inner, for hdd and perses): ddmin (default), drdd, probdd, c
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reducer::{Candidate, Quiet, Verdict};
+    use crate::interfaces::{Candidate, Quiet, Verdict};
     use clap::Parser;
 
     #[test]

@@ -28,102 +28,14 @@ use std::time::{Duration, Instant};
 
 use crate::cache::{VerdictCache, key_of};
 use crate::configuration::Configuration;
-use crate::oracle::{CancelSignal, Watch};
+use crate::interfaces::{
+    CancelSignal, Candidate, Observer, Oracle, Strictness, SyntaxFilter, TestOutcome, Verdict,
+    Watch,
+};
 use crate::policy::Policy;
 use crate::speculation::{Cursor, OutcomeModel, PassWindow};
 use crate::stats::PhaseStats;
 use crate::units::Units;
-
-/// The oracle's judgement of a candidate.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// Still shows the bug.
-    Interesting,
-    /// Does not show it, is invalid, crashed the test, or timed out.
-    NotInteresting,
-}
-
-/// One oracle run's outcome.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TestOutcome {
-    pub verdict: Verdict,
-    pub timed_out: bool,
-    /// The test was stopped before it finished; its verdict means nothing.
-    pub cancelled: bool,
-}
-
-impl From<Verdict> for TestOutcome {
-    fn from(verdict: Verdict) -> Self {
-        TestOutcome {
-            verdict,
-            timed_out: false,
-            cancelled: false,
-        }
-    }
-}
-
-/// A candidate as the oracle sees it.
-pub struct Candidate<'a> {
-    pub config: &'a Configuration,
-    pub bytes: &'a [u8],
-}
-
-impl Candidate<'_> {
-    /// Whether unit `unit` is kept.
-    pub fn keeps(&self, unit: u32) -> bool {
-        self.config.contains(unit)
-    }
-}
-
-/// Decides whether candidates are interesting. Implemented by the script
-/// oracle and by any `Fn(&Candidate) -> Verdict` closure.
-pub trait Oracle: Sync {
-    /// Judges `candidate`; should give up early once `cancel` is set.
-    fn test(&self, candidate: &Candidate<'_>, cancel: Watch<'_>) -> TestOutcome;
-}
-
-impl<F> Oracle for F
-where
-    F: Fn(&Candidate<'_>) -> Verdict + Sync,
-{
-    fn test(&self, candidate: &Candidate<'_>, _cancel: Watch<'_>) -> TestOutcome {
-        self(candidate).into()
-    }
-}
-
-/// Rejects candidates without running the oracle (e.g. ones that no longer parse).
-pub trait SyntaxFilter: Sync {
-    /// Whether `bytes` may be handed to the oracle.
-    fn accepts(&self, bytes: &[u8]) -> bool;
-
-    /// Whether `bytes`, proposed from `parent`, may be handed to the oracle
-    /// under [`Strictness::MissingTokensFree`]. The verdict may depend on
-    /// `parent` (the configuration the serial loop would have had), never
-    /// on which text was committed when it is asked, so that speculation
-    /// keeps the serial loop's verdicts.
-    fn accepts_lenient(&self, bytes: &[u8], parent: &[u8]) -> bool {
-        let _ = parent;
-        self.accepts(bytes)
-    }
-
-    /// Candidates tested next are edits of `bytes` (the current best): a
-    /// filter may prepare for them (e.g. keep its parse tree to re-parse
-    /// incrementally). Must not change what [`Self::accepts`] answers.
-    fn rebase(&self, _bytes: &[u8]) {}
-}
-
-/// What a syntax filter counts against the input's parse errors.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Strictness {
-    /// Every parse error: error regions and missing tokens.
-    Strict,
-    /// Error regions only (text the grammar cannot place), and no more
-    /// than the text the candidate was proposed from has; a missing token
-    /// the parser would insert is free, since compilers supply some (a `;`
-    /// before `}`, an implicit `int`). A candidate this refuses, a strict
-    /// filter refuses too.
-    MissingTokensFree,
-}
 
 /// Whether `filter` lets `bytes` through at `strictness`; `parent` is the
 /// text it was proposed from, needed when lenient.
@@ -138,18 +50,6 @@ fn syntax_allows(
         _ => filter.accepts(bytes),
     }
 }
-
-/// Told about progress; writes results where the user wants them.
-pub trait Observer {
-    /// A new best configuration was committed.
-    fn on_improved(&mut self, _config: &Configuration, _bytes: &[u8]) {}
-    /// Something was counted (for progress displays).
-    fn on_progress(&mut self, _phase: &PhaseStats, _current: &Configuration) {}
-}
-
-/// An observer that does nothing.
-pub struct Quiet;
-impl Observer for Quiet {}
 
 /// When to stop early.
 #[derive(Clone, Default)]
@@ -927,6 +827,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
+    use crate::interfaces::Quiet;
     use crate::policy::flat::FlatPolicy;
     use crate::policy::{Minimizer, MinimizerSettings};
 

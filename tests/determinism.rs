@@ -9,6 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use reduce::configuration::Configuration;
+use reduce::interfaces::{Candidate, Observer, SyntaxFilter, Verdict};
 use reduce::lang::{Language, SyntaxCheck};
 use reduce::policy::flat::FlatPolicy;
 use reduce::policy::hdd::{Hdd, HddOptions};
@@ -18,7 +19,7 @@ use reduce::policy::simplify::Simplify;
 use reduce::policy::tpdd::{TPdd, TPddOptions};
 use reduce::policy::windows::TokenWindows;
 use reduce::policy::{Minimizer, MinimizerSettings, Policy};
-use reduce::reducer::{Candidate, Observer, Reducer, SyntaxFilter, Verdict};
+use reduce::reducer::Reducer;
 use reduce::tree::Tree;
 use reduce::tree::parse::parse;
 use reduce::units::Units;

@@ -163,16 +163,17 @@ mod tests {
     use std::sync::atomic::{AtomicU32, Ordering};
 
     use crate::configuration::Configuration;
+    use crate::interfaces::{Quiet, Verdict};
     use crate::policy::Policy;
     use crate::policy::flat::FlatPolicy;
-    use crate::reducer::{Quiet, Reducer, Verdict};
+    use crate::reducer::Reducer;
     use crate::units::Units;
 
     #[test]
     fn the_tutorial_demo_keeps_2_and_7_in_33_calls() {
         let units = Units::from_pieces(&["1", "2", "3", "4", "5", "6", "7", "8"]);
         let calls = AtomicU32::new(0);
-        let oracle = |c: &crate::reducer::Candidate<'_>| {
+        let oracle = |c: &crate::interfaces::Candidate<'_>| {
             calls.fetch_add(1, Ordering::SeqCst);
             if c.keeps(1) && c.keeps(6) {
                 Verdict::Interesting

@@ -132,8 +132,9 @@ mod tests {
     use std::sync::Mutex;
 
     use super::*;
+    use crate::interfaces::{Candidate, Quiet, Verdict};
     use crate::policy::drdd::DrDd;
-    use crate::reducer::{Candidate, Quiet, Reducer, Verdict};
+    use crate::reducer::Reducer;
     use crate::units::Units;
 
     #[test]

@@ -12,6 +12,7 @@
 use std::sync::Arc;
 
 use crate::configuration::Configuration;
+use crate::interfaces::{Candidate, Quiet, SyntaxFilter, Verdict};
 use crate::lang::{Language, SyntaxCheck};
 use crate::policy::flat::FlatPolicy;
 use crate::policy::hdd::{Hdd, HddOptions};
@@ -22,7 +23,7 @@ use crate::policy::testing::XorShift;
 use crate::policy::tpdd::{TPdd, TPddOptions};
 use crate::policy::windows::TokenWindows;
 use crate::policy::{Minimizer, MinimizerSettings, Policy};
-use crate::reducer::{Candidate, Limits, Quiet, Reducer, StopReason, SyntaxFilter, Verdict};
+use crate::reducer::{Limits, Reducer, StopReason};
 use crate::tree::Tree;
 use crate::units::{UnitKind, Units};
 

@@ -259,8 +259,9 @@ impl Policy for IdReplace {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::interfaces::{Candidate, Observer, Verdict};
     use crate::lang::{Language, SyntaxCheck};
-    use crate::reducer::{Candidate, Observer, Reducer, Verdict};
+    use crate::reducer::Reducer;
     use crate::tree::parse::parse;
 
     /// Every committed configuration of a run.

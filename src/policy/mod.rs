@@ -362,9 +362,10 @@ pub(crate) mod testing {
 
     use super::{ElemList, ListMinimizer};
     use crate::configuration::Configuration;
+    use crate::interfaces::{Candidate, Quiet, Verdict};
     use crate::policy::Policy;
     use crate::policy::flat::FlatPolicy;
-    use crate::reducer::{Candidate, Quiet, Reducer, Verdict};
+    use crate::reducer::Reducer;
     use crate::units::Units;
 
     /// Reduces `n` units of weight 1 with `minimizer`; see [`run_weighted`].

@@ -868,8 +868,9 @@ impl Policy for Simplify {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::interfaces::{Candidate, Observer, Strictness, SyntaxFilter, Verdict};
     use crate::lang::{Language, SyntaxCheck};
-    use crate::reducer::{Candidate, Observer, Reducer, Strictness, SyntaxFilter, Verdict};
+    use crate::reducer::Reducer;
     use crate::tree::parse::parse;
 
     /// What a run ended with.

@@ -10,12 +10,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use crate::configuration::Configuration;
+use crate::interfaces::{Candidate, Quiet, Verdict};
 use crate::policy::hdd::{Hdd, HddOptions};
 use crate::policy::perses::{Perses, PersesOptions, PersesSchedule};
 use crate::policy::testing::XorShift;
 use crate::policy::tpdd::{TPdd, TPddOptions};
 use crate::policy::{Minimizer, MinimizerSettings, Policy};
-use crate::reducer::{Candidate, Quiet, Reducer, Verdict};
+use crate::reducer::Reducer;
 use crate::tree::toy::{NESTED_IF_NODE_TYPES, ToyBuilder};
 use crate::tree::{NodeId, Tree};
 use crate::units::Units;

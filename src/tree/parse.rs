@@ -754,8 +754,8 @@ fn count_error_nodes(root: Node<'_>, count_missing: bool) -> usize {
 mod tests {
     use super::*;
     use crate::configuration::Configuration;
+    use crate::interfaces::SyntaxFilter;
     use crate::lang::SyntaxCheck;
-    use crate::reducer::SyntaxFilter;
     use crate::tree::NodeId;
 
     fn parsed(lang: Language, src: &str) -> (Tree, Units) {
