@@ -16,7 +16,7 @@ use clap::Parser;
 use reduce::cli::Cli;
 use reduce::configuration::Configuration;
 use reduce::interfaces::{Candidate, Quiet, SyntaxFilter, Verdict};
-use reduce::lang::{Language, SyntaxCheck};
+use reduce::languages::Language;
 use reduce::pipeline::{Lang, Plan};
 use reduce::policy::flat::FlatPolicy;
 use reduce::policy::hdd::{Hdd, HddOptions};
@@ -26,6 +26,7 @@ use reduce::policy::simplify::Simplify;
 use reduce::policy::tpdd::{TPdd, TPddOptions};
 use reduce::policy::{Minimizer, MinimizerSettings, Policy};
 use reduce::reducer::{Limits, Reducer};
+use reduce::syntax::SyntaxCheck;
 use reduce::tree::Tree;
 use reduce::tree::parse::parse;
 use reduce::units::Units;
@@ -254,11 +255,8 @@ fn bench(name: &str, lang: Language, source: Vec<u8>) {
 /// process's peak RSS against the input's size.
 fn memory(lang: Language, source: Vec<u8>) {
     let bytes = source.len();
-    let path = match lang {
-        Language::C => "big.c",
-        Language::Json => "big.json",
-    };
-    let cli = Cli::try_parse_from(["reduce", "--oracle", "/bin/false", path]).expect("flags");
+    let path = format!("big.{}", lang.name());
+    let cli = Cli::try_parse_from(["reduce", "--oracle", "/bin/false", &path]).expect("flags");
     let t = Instant::now();
     let plan = Plan::new(&cli, Lang::Tree(lang), source).expect("parses");
     let (parse_peak, after_parse) = (PEAK.load(Ordering::Relaxed), LIVE.load(Ordering::Relaxed));
@@ -288,12 +286,12 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let Some(at) = args.iter().position(|a| a == "memory") {
         match args.get(at + 1).map(String::as_str) {
-            Some("c") => memory(Language::C, big_c(200_000)),
-            Some("json") => memory(Language::Json, big_json(1 << 20)),
+            Some("c") => memory(Language::named("c"), big_c(200_000)),
+            Some("json") => memory(Language::named("json"), big_json(1 << 20)),
             _ => eprintln!("usage: cargo bench --bench scale -- memory c|json"),
         }
         return;
     }
-    bench("C, ~200k tokens", Language::C, big_c(200_000));
-    bench("JSON, ~1 MB", Language::Json, big_json(1 << 20));
+    bench("C, ~200k tokens", Language::named("c"), big_c(200_000));
+    bench("JSON, ~1 MB", Language::named("json"), big_json(1 << 20));
 }

@@ -753,13 +753,13 @@ fn absolute(p: &Path) -> Result<PathBuf> {
 fn choose_language(cli: &Cli, input: &Path, source: &[u8]) -> Result<pipeline::Lang> {
     use pipeline::Lang;
     let lang = match cli.lang {
-        Some(LangArg::C) => Lang::Tree(crate::lang::Language::C),
-        Some(LangArg::Json) => Lang::Tree(crate::lang::Language::Json),
+        Some(LangArg::C) => Lang::Tree(crate::languages::Language::named("c")),
+        Some(LangArg::Json) => Lang::Tree(crate::languages::Language::named("json")),
         Some(LangArg::Text) => Lang::Text,
         Some(LangArg::Bytes) => Lang::Bytes,
-        None => match crate::lang::Language::from_path(input) {
+        None => match crate::languages::Language::from_path(input) {
             Some(l) => Lang::Tree(l),
-            None if crate::lang::looks_binary(source) => Lang::Bytes,
+            None if crate::languages::looks_binary(source) => Lang::Bytes,
             None => Lang::Text,
         },
     };
@@ -931,7 +931,7 @@ mod tests {
 
     #[test]
     fn memory_estimates_follow_the_units_that_will_be_built() {
-        use crate::lang::Language;
+        use crate::languages::Language;
         use clap::Parser;
         use pipeline::Lang;
         let cli = |extra: &[&str]| {
@@ -940,7 +940,7 @@ mod tests {
             args.push("in");
             Cli::parse_from(args)
         };
-        let c = Lang::Tree(Language::C);
+        let c = Lang::Tree(Language::named("c"));
         assert_eq!(estimate_memory(&cli(&[]), c, 1), 100);
         // A grammar's tokens are parsed even for a named list algorithm.
         assert_eq!(estimate_memory(&cli(&["--algo", "ddmin"]), c, 1), 100);

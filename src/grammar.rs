@@ -8,7 +8,9 @@
 //! (supertypes such as C's `statement` expanded to their subtypes).
 //! Per-language knowledge node-types cannot give (separators, kinds never to
 //! delete, tokens that may go on their own, texts a node may be replaced by)
-//! is layered on top from `grammars/*.json` by `crate::lang`.
+//! is layered on top from `grammars/*.json` (`grammar/data.rs`).
+
+mod data;
 
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;

@@ -16,7 +16,7 @@ use crate::bitset::BitSet;
 use crate::cli::{Algo, Cli, FormatArg, Inner, PersesScheduleArg, UnitArg};
 use crate::configuration::{Configuration, Layout};
 use crate::interfaces::{Observer, Strictness, SyntaxFilter};
-use crate::lang::Language;
+use crate::languages::Language;
 use crate::policy::drdd::DrDd;
 use crate::policy::flat::FlatPolicy;
 use crate::policy::format::{COMPACT_LAYOUTS, Format, READABLE_LAYOUTS};
@@ -51,8 +51,7 @@ pub enum Lang {
 impl Lang {
     pub fn name(self) -> &'static str {
         match self {
-            Lang::Tree(Language::C) => "c",
-            Lang::Tree(Language::Json) => "json",
+            Lang::Tree(l) => l.name(),
             Lang::Text => "text",
             Lang::Bytes => "bytes",
         }
@@ -221,7 +220,7 @@ impl Plan {
             (Lang::Tree(l), kind) if uses_tree || kind.is_none() => {
                 let (tree, units) = crate::tree::parse::parse(l, source)?;
                 let syntax: Box<dyn SyntaxFilter> =
-                    Box::new(crate::lang::SyntaxCheck::new(l, tree.parse_errors));
+                    Box::new(crate::syntax::SyntaxCheck::new(l, tree.parse_errors));
                 (units, "token", Some(Arc::new(tree)), Some(syntax))
             }
             (_, Some(kind)) => (Units::flat(source, kind), kind.name(), None, None),
@@ -567,7 +566,7 @@ mod tests {
     fn a_round_told_its_tree_phase_found_nothing_before_runs_without_it() {
         let cli = Cli::parse_from(["reduce", "--oracle", "x", "in.c"]);
         let source = b"int unused(void) { return 2; }\nint f(void) { return 1 + 2; }\n";
-        let plan = Plan::new(&cli, Lang::Tree(Language::C), source.to_vec()).unwrap();
+        let plan = Plan::new(&cli, Lang::Tree(Language::named("c")), source.to_vec()).unwrap();
         let oracle = |c: &Candidate<'_>| {
             if String::from_utf8_lossy(c.bytes).contains("f(void)") {
                 Verdict::Interesting
@@ -610,8 +609,8 @@ mod tests {
         phase: Phase,
     ) -> (u32, u32, u32) {
         let cli = Cli::parse_from(["reduce", "--oracle", "x", "in.c"]);
-        let first = Plan::new(&cli, Lang::Tree(Language::C), source.to_vec()).unwrap();
-        let later = Plan::new(&cli, Lang::Tree(Language::C), source.to_vec())
+        let first = Plan::new(&cli, Lang::Tree(Language::named("c")), source.to_vec()).unwrap();
+        let later = Plan::new(&cli, Lang::Tree(Language::named("c")), source.to_vec())
             .unwrap()
             .for_a_later_round();
         let full = Configuration::full(first.units().len());

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use reduce::configuration::Configuration;
 use reduce::interfaces::{Candidate, Observer, SyntaxFilter, Verdict};
-use reduce::lang::{Language, SyntaxCheck};
+use reduce::languages::Language;
 use reduce::policy::flat::FlatPolicy;
 use reduce::policy::hdd::{Hdd, HddOptions};
 use reduce::policy::idreplace::IdReplace;
@@ -20,6 +20,7 @@ use reduce::policy::tpdd::{TPdd, TPddOptions};
 use reduce::policy::windows::TokenWindows;
 use reduce::policy::{Minimizer, MinimizerSettings, Policy};
 use reduce::reducer::Reducer;
+use reduce::syntax::SyntaxCheck;
 use reduce::tree::Tree;
 use reduce::tree::parse::parse;
 use reduce::units::Units;
@@ -204,8 +205,8 @@ fn four_jobs_commit_the_same_steps_as_one_for_every_policy() {
         (5, Timing::SomeFailuresHang),
     ] {
         let (text, needed) = program(seed, 6);
-        let (tree, units) = parse(Language::C, text.into_bytes()).unwrap();
-        let filter = SyntaxCheck::new(Language::C, tree.parse_errors);
+        let (tree, units) = parse(Language::named("c"), text.into_bytes()).unwrap();
+        let filter = SyntaxCheck::new(Language::named("c"), tree.parse_errors);
         let tree = Arc::new(tree);
         for (name, build) in policies() {
             let oracle = (seed, timing);

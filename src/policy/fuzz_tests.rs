@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use crate::configuration::Configuration;
 use crate::interfaces::{Candidate, Quiet, SyntaxFilter, Verdict};
-use crate::lang::{Language, SyntaxCheck};
+use crate::languages::Language;
 use crate::policy::flat::FlatPolicy;
 use crate::policy::hdd::{Hdd, HddOptions};
 use crate::policy::idreplace::IdReplace;
@@ -24,6 +24,7 @@ use crate::policy::tpdd::{TPdd, TPddOptions};
 use crate::policy::windows::TokenWindows;
 use crate::policy::{Minimizer, MinimizerSettings, Policy};
 use crate::reducer::{Limits, Reducer, StopReason};
+use crate::syntax::SyntaxCheck;
 use crate::tree::Tree;
 use crate::units::{UnitKind, Units};
 
@@ -253,12 +254,12 @@ fn check_language(kind: Kind, snippets: &[&str], seed: u64) {
 
 #[test]
 fn c_inputs_parse_render_exactly_and_survive_every_tree_policy() {
-    check_language(Kind::Tree(Language::C), C_SNIPPETS, 0xc0ffee);
+    check_language(Kind::Tree(Language::named("c")), C_SNIPPETS, 0xc0ffee);
 }
 
 #[test]
 fn json_inputs_parse_render_exactly_and_survive_every_tree_policy() {
-    check_language(Kind::Tree(Language::Json), JSON_SNIPPETS, 0x15_0e);
+    check_language(Kind::Tree(Language::named("json")), JSON_SNIPPETS, 0x15_0e);
 }
 
 #[test]

@@ -260,8 +260,9 @@ impl Policy for IdReplace {
 mod tests {
     use super::*;
     use crate::interfaces::{Candidate, Observer, Verdict};
-    use crate::lang::{Language, SyntaxCheck};
+    use crate::languages::Language;
     use crate::reducer::Reducer;
+    use crate::syntax::SyntaxCheck;
     use crate::tree::parse::parse;
 
     /// Every committed configuration of a run.
@@ -288,8 +289,8 @@ mod tests {
         jobs: usize,
         interesting: impl Fn(&str) -> bool + Sync,
     ) -> (Outcome, Configuration, Arc<Tree>, Units) {
-        let (tree, units) = parse(Language::C, source.as_bytes().to_vec()).unwrap();
-        let check = SyntaxCheck::for_tree(Language::C, &tree);
+        let (tree, units) = parse(Language::named("c"), source.as_bytes().to_vec()).unwrap();
+        let check = SyntaxCheck::for_tree(Language::named("c"), &tree);
         let oracle = |c: &Candidate<'_>| {
             if interesting(&String::from_utf8_lossy(c.bytes)) {
                 Verdict::Interesting
@@ -406,7 +407,7 @@ mod tests {
     /// Every proposal of a first pass over all of `source` in which all
     /// fail, rendered; the policy then stops.
     fn first_pass_proposals(source: &str) -> Vec<String> {
-        let (tree, units) = parse(Language::C, source.as_bytes().to_vec()).unwrap();
+        let (tree, units) = parse(Language::named("c"), source.as_bytes().to_vec()).unwrap();
         let mut policy = IdReplace::new(Arc::new(tree), Arc::new(units.clone()));
         let full = Configuration::full(units.len());
         policy.start_pass(&full);

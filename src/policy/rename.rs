@@ -148,9 +148,11 @@ mod tests {
     #[test]
     fn a_rewritten_type_or_replaced_expression_is_no_name_to_rename() {
         let source = "typedef long size;\nsize n;\nint f(void) { return g(n); }\n";
-        let (tree, units) =
-            crate::tree::parse::parse(crate::lang::Language::C, source.as_bytes().to_vec())
-                .unwrap();
+        let (tree, units) = crate::tree::parse::parse(
+            crate::languages::Language::named("c"),
+            source.as_bytes().to_vec(),
+        )
+        .unwrap();
         let tree = Arc::new(tree);
         let mut config = Configuration::full(units.len());
         // As simplify leaves them: the use of `size` as a type reads `int`,

@@ -869,8 +869,9 @@ impl Policy for Simplify {
 mod tests {
     use super::*;
     use crate::interfaces::{Candidate, Observer, Strictness, SyntaxFilter, Verdict};
-    use crate::lang::{Language, SyntaxCheck};
+    use crate::languages::Language;
     use crate::reducer::Reducer;
+    use crate::syntax::SyntaxCheck;
     use crate::tree::parse::parse;
 
     /// What a run ended with.
@@ -985,7 +986,7 @@ mod tests {
 
     #[test]
     fn arithmetic_becomes_0_and_what_the_bug_needs_stays() {
-        let out = simplify(Language::C, PROGRAM, crashes);
+        let out = simplify(Language::named("c"), PROGRAM, crashes);
         assert_eq!(
             collapse(&out.text),
             "int main(int) { 0 ; if (0 ) { crash(); } ; }"
@@ -1004,10 +1005,12 @@ mod tests {
     #[test]
     fn a_json_value_the_bug_does_not_need_becomes_0_and_a_key_stays_a_string() {
         let source = r#"{"a": [1, 2, {"b": "long string"}], "keep": true}"#;
-        let out = simplify(Language::Json, source, |t| t.contains(r#""keep": true"#));
+        let out = simplify(Language::named("json"), source, |t| {
+            t.contains(r#""keep": true"#)
+        });
         assert_eq!(out.text, r#"{"": 0, "keep": true}"#);
         // Where the consumer needs the type, the empty value stays.
-        let out = simplify(Language::Json, source, |t| {
+        let out = simplify(Language::named("json"), source, |t| {
             t.contains(r#""keep": true"#) && t.contains('[')
         });
         assert_eq!(out.text, r#"{"": [], "keep": true}"#);
@@ -1035,7 +1038,9 @@ int main(void) {
 "#;
         // The bug needs the typedef's name, so the typedef is not written
         // out at its uses.
-        let out = simplify(Language::C, source, |t| crashes(t) && t.contains("point_t"));
+        let out = simplify(Language::named("c"), source, |t| {
+            crashes(t) && t.contains("point_t")
+        });
         assert!(crashes(&out.text));
         assert!(!out.config.rewrites.is_empty());
         let text = collapse(&out.text);
@@ -1050,17 +1055,17 @@ int main(void) {
             assert!(text.contains(part), "{part} not in {text}");
         }
         assert!(out.text.len() < source.len() / 2, "{}", out.text);
-        let check = SyntaxCheck::new(Language::C, 0);
+        let check = SyntaxCheck::new(Language::named("c"), 0);
         assert!(check.accepts(out.text.as_bytes()), "{}", out.text);
         assert_eq!(check.errors_in(out.text.as_bytes()), Some(0));
     }
 
     #[test]
     fn every_step_shrinks_and_a_second_run_changes_nothing() {
-        let out = simplify(Language::C, PROGRAM, crashes);
+        let out = simplify(Language::named("c"), PROGRAM, crashes);
         assert!(out.successes > 0);
         assert_eq!(out.steps.len() as u64, out.successes);
-        let (tree, units) = parse(Language::C, PROGRAM.as_bytes().to_vec()).unwrap();
+        let (tree, units) = parse(Language::named("c"), PROGRAM.as_bytes().to_vec()).unwrap();
         let policy = Simplify::new(Arc::new(tree), Arc::new(units.clone()));
         let mut before = measure(&policy, &Configuration::full(units.len()));
         for &step in &out.steps {
@@ -1068,15 +1073,21 @@ int main(void) {
             before = step;
         }
         assert!(out.text.len() < PROGRAM.len());
-        let again = simplify_from(Language::C, PROGRAM, Some(out.config.clone()), 1, crashes);
+        let again = simplify_from(
+            Language::named("c"),
+            PROGRAM,
+            Some(out.config.clone()),
+            1,
+            crashes,
+        );
         assert_eq!(again.successes, 0);
         assert_eq!(again.config, out.config);
     }
 
     #[test]
     fn speculative_runs_commit_the_same_steps() {
-        let out = simplify(Language::C, PROGRAM, crashes);
-        let parallel = simplify_from(Language::C, PROGRAM, None, 3, crashes);
+        let out = simplify(Language::named("c"), PROGRAM, crashes);
+        let parallel = simplify_from(Language::named("c"), PROGRAM, None, 3, crashes);
         assert_eq!(parallel.config, out.config);
         assert_eq!(parallel.steps, out.steps);
     }
@@ -1106,7 +1117,7 @@ int main(void) {
         // `(1)` and `""` (two tokens each) may also become one of the two
         // smallest expressions from elsewhere (`f` and `a`, in rank order).
         let proposals = all_proposals(
-            Language::C,
+            Language::named("c"),
             "int f() { }\nint a = 1, b = 10, c = (1);\nchar *s = \"\";\n",
         );
         assert_eq!(
@@ -1128,7 +1139,7 @@ int main(void) {
     #[test]
     fn a_replaced_node_and_its_ancestors_stay_live() {
         let source = "int x = 3 * (y + 2);\n";
-        let (tree, units) = parse(Language::C, source.as_bytes().to_vec()).unwrap();
+        let (tree, units) = parse(Language::named("c"), source.as_bytes().to_vec()).unwrap();
         let tree = Arc::new(tree);
         let kind = |n: NodeId| tree.kind_name(n).to_string();
         let find = |name: &str| {
@@ -1169,7 +1180,9 @@ int main(void) {
         // `{}` loses the call the bug needs twice; g's body, the file's last
         // tokens, has it.
         let source = "void f(void) { a(); b(); c(); d(); }\nvoid g(void) { d(); }";
-        let out = simplify(Language::C, source, |t| t.matches("d();").count() == 2);
+        let out = simplify(Language::named("c"), source, |t| {
+            t.matches("d();").count() == 2
+        });
         // (`void` became `int` too.)
         assert_eq!(
             collapse(&out.text),
@@ -1181,7 +1194,7 @@ int main(void) {
     fn a_rewritten_token_can_be_rewritten_again_to_something_smaller() {
         // `{}` then `0` for an initializer list: the second replaces the first's rewrite.
         let source = "int a[2] = { 1, 2 };\n";
-        let out = simplify(Language::C, source, |_| true);
+        let out = simplify(Language::named("c"), source, |_| true);
         assert_eq!(collapse(&out.text), "int a[2] = 0 ;");
         assert_eq!(out.config.rewrites.len(), 1);
         assert_eq!(out.steps.len(), 2);
@@ -1192,7 +1205,7 @@ int main(void) {
         let source = "typedef float vfloat16;\ntypedef int *iptr;\n\
                       int f(void) { vfloat16 a; iptr p; return a != 0; }\n";
         // The bug needs a float `a`: `int a` loses it, `float a` keeps it.
-        let out = simplify(Language::C, source, |t| t.contains("float a"));
+        let out = simplify(Language::named("c"), source, |t| t.contains("float a"));
         assert!(collapse(&out.text).contains("{ float a;"), "{}", out.text);
         // `iptr` is declared by a pointer declarator, not a one-token name,
         // so it is no alias: only the grammar's `int` is tried.
@@ -1205,7 +1218,7 @@ int main(void) {
         let needs_vector = |t: &str| t.contains("vector_size(32)") && t.contains("f(");
         // One use: the typedef's 13 tokens go, the use grows by 9.
         let out = simplify(
-            Language::C,
+            Language::named("c"),
             &format!("{typedef}v8 f(void);\n"),
             needs_vector,
         );
@@ -1217,7 +1230,7 @@ int main(void) {
         );
         // Two uses would grow by 18: the typedef stays.
         let source = format!("{typedef}v8 f(void);\nv8 g(void);\n");
-        let out = simplify(Language::C, &source, |t| {
+        let out = simplify(Language::named("c"), &source, |t| {
             needs_vector(t) && t.contains("g(")
         });
         assert!(out.text.starts_with(typedef), "{}", out.text);
@@ -1228,7 +1241,9 @@ int main(void) {
         let source = "int g(void);\nint a = g();\n\
                       int f(void) { int a = g(); int b = 7, c = g(); return 2; }\n";
         // The bug needs the calls in `f`, not the variables.
-        let out = simplify(Language::C, source, |t| t.matches("g()").count() == 3);
+        let out = simplify(Language::named("c"), source, |t| {
+            t.matches("g()").count() == 3
+        });
         assert!(
             collapse(&out.text).contains("{ g(); g(); ; }"),
             "{}",
@@ -1237,7 +1252,9 @@ int main(void) {
         // Not at file scope, where a statement is no C.
         assert!(out.text.contains("int a = g();\n"), "{}", out.text);
         // Where the variable is needed, the declaration stays.
-        let out = simplify(Language::C, source, |t| t.contains("{ int a = g()"));
+        let out = simplify(Language::named("c"), source, |t| {
+            t.contains("{ int a = g()")
+        });
         assert!(out.text.contains("{ int a = g()"), "{}", out.text);
     }
 
@@ -1246,7 +1263,7 @@ int main(void) {
         let source = "struct s { int m; };\n\
                       void f(void) { char c; int l; struct s v; use(c, l, v); }\n";
         let hoist = |interesting: fn(&str) -> bool| {
-            run_from(Language::C, source, None, 1, true, interesting).text
+            run_from(Language::named("c"), source, None, 1, true, interesting).text
         };
         // The bug needs `c` to be a char: it stays. `l` may be an int by
         // default at the top level. `struct s v;` has no implied token:
@@ -1272,7 +1289,7 @@ int main(void) {
                       void f(struct out *o) { use(o->p->q->m); use(o->p->q->x); }\n";
         // The bug needs `m`'s type and name, not the structs it was
         // reached through; it needs the access to `x` as it is.
-        let out = simplify(Language::C, source, |t| {
+        let out = simplify(Language::named("c"), source, |t| {
             t.contains("volatile unsigned int *m;") && t.contains("use(m)") && t.contains("->x")
         });
         assert!(
@@ -1286,7 +1303,7 @@ int main(void) {
         // though the oracle would take it.
         let source = "struct in { volatile unsigned int *m; };\n\
                       void f(struct in *o) { use(o->m); }\n";
-        let out = simplify(Language::C, source, |t| {
+        let out = simplify(Language::named("c"), source, |t| {
             t.contains("use(") && t.contains("m)")
         });
         assert!(out.text.contains("use(o->m)"), "{}", out.text);
@@ -1307,7 +1324,7 @@ int main(void) {
                 .map(|rest| rest[..rest.find(')').unwrap_or(0)].matches(',').count())
                 .collect()
         };
-        let out = simplify(Language::C, source, |t| {
+        let out = simplify(Language::named("c"), source, |t| {
             let lists = arities(t);
             t.contains("use(b)")
                 && t.contains(" b) {")
@@ -1325,7 +1342,7 @@ int main(void) {
         // A call with a different number of arguments: positions do not
         // match up, nothing is proposed.
         let source = "int g(int a, int b) { return a; }\nint f(void) { return g(1); }\n";
-        let proposals = all_proposals(Language::C, source);
+        let proposals = all_proposals(Language::named("c"), source);
         assert!(
             !proposals.iter().any(|p| p.contains("g(int a)")),
             "{proposals:?}"

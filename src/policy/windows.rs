@@ -177,12 +177,13 @@ impl Policy for TokenWindows {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lang::Language;
+    use crate::languages::Language;
     use crate::units::Units;
 
     fn parse(text: &str) -> (Arc<Tree>, Units) {
-        let (tree, units) = crate::tree::parse::parse(Language::C, text.as_bytes().to_vec())
-            .expect("the C parser is built in");
+        let (tree, units) =
+            crate::tree::parse::parse(Language::named("c"), text.as_bytes().to_vec())
+                .expect("the C parser is built in");
         (Arc::new(tree), units)
     }
 

@@ -11,6 +11,7 @@
 
 mod compact;
 pub mod parse;
+pub mod sitter;
 pub mod toy;
 
 use std::collections::BTreeMap;

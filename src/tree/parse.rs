@@ -1,8 +1,9 @@
 //! From input bytes to a [`Tree`]: run tree-sitter over the input (a large
 //! one in pieces, see [`pieces`]) and copy its trees into the arena.
 //!
-//! This is the only module that walks tree-sitter trees. The walk is an
-//! iterative preorder over a `TreeCursor` (C inputs nest deeply; recursion
+//! This is the only module that copies tree-sitter trees into the arena
+//! (the syntax check in `syntax.rs` reads the trees of candidates to judge
+//! them, and builds nothing). The walk is an iterative preorder over a `TreeCursor` (C inputs nest deeply; recursion
 //! could overflow the stack on large files). Every leaf with bytes becomes a
 //! token, anonymous ones included, as do nodes tree-sitter reports without
 //! children (`string_content`, a whole `preproc_arg`); zero-width nodes
@@ -13,25 +14,23 @@
 //! rendering every token gives the input back byte for byte. ERROR nodes become
 //! deletable [`Role::Error`] regions, extras such as comments
 //! [`Role::Extra`] units. Parse errors (ERROR and MISSING nodes) are counted
-//! the same way here and in [`crate::lang::SyntaxCheck`], which re-parses
-//! candidates.
+//! by `tree/sitter.rs` for both. The language is only asked for facts (its
+//! grammar, its tree-sitter parser, how to cut it into pieces), never which
+//! one it is.
 
-use std::cell::RefCell;
 use std::ops::Range;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use anyhow::{Result, bail};
-use tree_sitter::{InputEdit, Node, ParseOptions, ParseState, Parser, Point};
+use tree_sitter::Node;
 
 use crate::grammar::{Grammar, KindId, Role};
-use crate::lang::Language;
+use crate::languages::Language;
+use crate::tree::sitter::{PARSE_TIMEOUT, count_errors, parse_ranges};
 use crate::tree::{NodeSpec, Tree, TreeBuilder};
 use crate::units::Units;
 
 mod pieces;
-
-/// How long parsing one input may take before it is abandoned.
-pub const PARSE_TIMEOUT: Duration = Duration::from_secs(60);
 
 /// How many bytes of text [`parse`] hands tree-sitter at once, roughly:
 /// tree-sitter's tree costs about 40 times the text it covers, so parsing a
@@ -469,294 +468,14 @@ impl KindCache {
     }
 }
 
-thread_local! {
-    /// One parser per language and thread: `SyntaxCheck` re-parses
-    /// candidates from several threads at once.
-    static PARSERS: RefCell<Vec<(Language, Parser)>> = const { RefCell::new(Vec::new()) };
-}
-
-/// Runs tree-sitter on `source`; `None` if it takes longer than `timeout`.
-pub fn run_tree_sitter(
-    lang: Language,
-    source: &[u8],
-    timeout: Duration,
-) -> Option<tree_sitter::Tree> {
-    reparse(lang, source, None, timeout)
-}
-
-/// Parses `source`, reusing `old` (a tree of an earlier text, already
-/// edited to match `source`) where tree-sitter can; `None` if the parse
-/// outlasts `timeout`.
-pub fn reparse(
-    lang: Language,
-    source: &[u8],
-    old: Option<&tree_sitter::Tree>,
-    timeout: Duration,
-) -> Option<tree_sitter::Tree> {
-    with_parser(lang, |parser| run_parser(parser, source, old, timeout))
-}
-
-/// Parses only the `ranges` of `source` (all of it if there are none);
-/// the nodes keep their offsets in `source`. `None` if the parse outlasts
-/// `timeout`.
-fn parse_ranges(
-    lang: Language,
-    source: &[u8],
-    ranges: &[Range<usize>],
-    timeout: Duration,
-) -> Option<tree_sitter::Tree> {
-    if ranges.is_empty() {
-        return run_tree_sitter(lang, source, timeout);
-    }
-    // Rows and columns matter to no decision of these grammars' parsers
-    // (they have no external scanners): offsets stand in for columns.
-    let point = |at: usize| Point::new(0, at);
-    let ranges: Vec<tree_sitter::Range> = ranges
-        .iter()
-        .map(|r| tree_sitter::Range {
-            start_byte: r.start,
-            end_byte: r.end,
-            start_point: point(r.start),
-            end_point: point(r.end),
-        })
-        .collect();
-    with_parser(lang, |parser| {
-        parser
-            .set_included_ranges(&ranges)
-            .expect("included ranges are ordered and disjoint");
-        let tree = run_parser(parser, source, None, timeout);
-        // The parser is shared: the next parse reads the whole text again.
-        parser
-            .set_included_ranges(&[])
-            .expect("no ranges means the whole text");
-        tree
-    })
-}
-
-/// Runs `f` on this thread's parser for `lang`.
-fn with_parser<T>(lang: Language, f: impl FnOnce(&mut Parser) -> T) -> T {
-    PARSERS.with_borrow_mut(|parsers| {
-        let at = match parsers.iter().position(|(l, _)| *l == lang) {
-            Some(at) => at,
-            None => {
-                let mut parser = Parser::new();
-                parser
-                    .set_language(&lang.ts_language())
-                    .expect("the grammar crate matches the tree-sitter version");
-                parsers.push((lang, parser));
-                parsers.len() - 1
-            }
-        };
-        f(&mut parsers[at].1)
-    })
-}
-
-fn run_parser(
-    parser: &mut Parser,
-    source: &[u8],
-    old: Option<&tree_sitter::Tree>,
-    timeout: Duration,
-) -> Option<tree_sitter::Tree> {
-    let deadline = Instant::now() + timeout;
-    let mut past_deadline = |_: &ParseState| Instant::now() > deadline;
-    let options = ParseOptions::new().progress_callback(&mut past_deadline);
-    let len = source.len();
-    let mut read = |i: usize, _| if i < len { &source[i..] } else { &[][..] };
-    let tree = parser.parse_with_options(&mut read, old, Some(options));
-    if tree.is_none() {
-        // A halted parse leaves state behind for resumption; drop it.
-        parser.reset();
-    }
-    tree
-}
-
-/// The bytes that differ between an old and a new text: everything between
-/// their common prefix and their common suffix.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ByteEdit {
-    pub start: usize,
-    pub old_end: usize,
-    pub new_end: usize,
-}
-
-impl ByteEdit {
-    /// How many bytes of the old text the edit replaces.
-    pub fn old_len(self) -> usize {
-        self.old_end - self.start
-    }
-
-    /// The last byte of the old text the edit touches (its start, for an
-    /// insertion).
-    pub fn last_old_byte(self) -> usize {
-        self.old_end.max(self.start + 1) - 1
-    }
-
-    /// Where old offset `at`, at or after the edit's old end, lies in the
-    /// new text.
-    pub fn to_new(self, at: usize) -> usize {
-        debug_assert!(at >= self.old_end);
-        at - self.old_end + self.new_end
-    }
-}
-
-/// The single edit that turns `old` into `new`; `None` if they are equal.
-pub fn byte_edit(old: &[u8], new: &[u8]) -> Option<ByteEdit> {
-    let prefix = common_prefix(old, new);
-    if prefix == old.len() && prefix == new.len() {
-        return None;
-    }
-    let room = old.len().min(new.len()) - prefix;
-    let suffix = common_suffix(&old[old.len() - room..], &new[new.len() - room..]);
-    Some(ByteEdit {
-        start: prefix,
-        old_end: old.len() - suffix,
-        new_end: new.len() - suffix,
-    })
-}
-
-/// Byte offsets of a text's newlines: rows and columns of any offset in
-/// O(log lines), so that describing an edit to tree-sitter does not scan
-/// the whole text.
-pub struct LineIndex {
-    newlines: Vec<usize>,
-}
-
-impl LineIndex {
-    pub fn new(text: &[u8]) -> Self {
-        LineIndex {
-            newlines: text
-                .iter()
-                .enumerate()
-                .filter_map(|(i, &b)| (b == b'\n').then_some(i))
-                .collect(),
-        }
-    }
-
-    /// Row and byte column of offset `at`.
-    pub fn point(&self, at: usize) -> Point {
-        let row = self.newlines.partition_point(|&nl| nl < at);
-        let line_start = if row == 0 {
-            0
-        } else {
-            self.newlines[row - 1] + 1
-        };
-        Point::new(row, at - line_start)
-    }
-}
-
-/// `edit` (from `old`, whose newlines `lines` indexes, to `new`) as
-/// tree-sitter wants it, with rows and columns; only the inserted bytes
-/// of `new` are scanned.
-pub fn input_edit(lines: &LineIndex, new: &[u8], edit: ByteEdit) -> InputEdit {
-    let start_position = lines.point(edit.start);
-    let inserted = &new[edit.start..edit.new_end];
-    let new_end_position = match inserted.iter().rposition(|&b| b == b'\n') {
-        None => Point::new(start_position.row, start_position.column + inserted.len()),
-        Some(last) => Point::new(
-            start_position.row + inserted.iter().filter(|&&b| b == b'\n').count(),
-            inserted.len() - last - 1,
-        ),
-    };
-    InputEdit {
-        start_byte: edit.start,
-        old_end_byte: edit.old_end,
-        new_end_byte: edit.new_end,
-        start_position,
-        old_end_position: lines.point(edit.old_end),
-        new_end_position,
-    }
-}
-
-/// Block sizes compared with one `memcmp` each, largest first, before the
-/// last bytes are compared one by one.
-const BLOCKS: [usize; 2] = [4096, 64];
-
-/// The length of the longest common prefix of `a` and `b`.
-fn common_prefix(a: &[u8], b: &[u8]) -> usize {
-    let mut at = 0;
-    for block in BLOCKS {
-        at += block
-            * a[at..]
-                .chunks_exact(block)
-                .zip(b[at..].chunks_exact(block))
-                .take_while(|(x, y)| x == y)
-                .count();
-    }
-    at + a[at..]
-        .iter()
-        .zip(&b[at..])
-        .take_while(|(x, y)| x == y)
-        .count()
-}
-
-/// The length of the longest common suffix of `a` and `b`.
-fn common_suffix(a: &[u8], b: &[u8]) -> usize {
-    let mut at = 0;
-    for block in BLOCKS {
-        let (x, y) = (&a[..a.len() - at], &b[..b.len() - at]);
-        at += block
-            * x.rchunks_exact(block)
-                .zip(y.rchunks_exact(block))
-                .take_while(|(x, y)| x == y)
-                .count();
-    }
-    let (a, b) = (&a[..a.len() - at], &b[..b.len() - at]);
-    at + a
-        .iter()
-        .rev()
-        .zip(b.iter().rev())
-        .take_while(|(x, y)| x == y)
-        .count()
-}
-
-/// Counts ERROR and MISSING nodes at or below `root`, visiting only the
-/// nodes whose subtree has an error.
-pub fn count_errors(root: Node<'_>) -> usize {
-    count_error_nodes(root, true)
-}
-
-/// Counts ERROR nodes at or below `root` (text the grammar cannot place),
-/// not MISSING ones (tokens the parser would insert).
-pub fn count_error_regions(root: Node<'_>) -> usize {
-    count_error_nodes(root, false)
-}
-
-fn count_error_nodes(root: Node<'_>, count_missing: bool) -> usize {
-    if !root.has_error() {
-        return 0;
-    }
-    let mut cursor = root.walk();
-    let mut count = 0;
-    let mut depth = 0usize;
-    loop {
-        let node = cursor.node();
-        if node.is_error() || (count_missing && node.is_missing()) {
-            count += 1;
-        }
-        if node.has_error() && cursor.goto_first_child() {
-            depth += 1;
-            continue;
-        }
-        loop {
-            if depth == 0 {
-                return count;
-            }
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            cursor.goto_parent();
-            depth -= 1;
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::configuration::Configuration;
     use crate::interfaces::SyntaxFilter;
-    use crate::lang::SyntaxCheck;
+    use crate::syntax::SyntaxCheck;
     use crate::tree::NodeId;
+    use crate::tree::sitter::run_tree_sitter;
 
     fn parsed(lang: Language, src: &str) -> (Tree, Units) {
         parse(lang, src.as_bytes().to_vec()).unwrap()
@@ -835,11 +554,14 @@ mod tests {
     #[test]
     fn liveness_agrees_with_its_definition_on_random_configurations() {
         let inputs = [
-            (Language::C, C_SAMPLE),
-            (Language::C, include_str!("../../fixtures/c-crash/crash.c")),
-            (Language::Json, JSON_SAMPLE),
+            (Language::named("c"), C_SAMPLE),
             (
-                Language::Json,
+                Language::named("c"),
+                include_str!("../../fixtures/c-crash/crash.c"),
+            ),
+            (Language::named("json"), JSON_SAMPLE),
+            (
+                Language::named("json"),
                 include_str!("../../fixtures/json-deep/config.json"),
             ),
         ];
@@ -896,7 +618,7 @@ mod tests {
 
     #[test]
     fn a_descendant_that_took_a_mandatory_parts_place_keeps_the_ancestors_alive() {
-        let (tree, units) = parsed(Language::C, "int a[9] = {1}; int x = f(1);\n");
+        let (tree, units) = parsed(Language::named("c"), "int a[9] = {1}; int x = f(1);\n");
         let find = |kind: &str, nth: usize| {
             (0..tree.len() as NodeId)
                 .filter(|&n| tree.kind_name(n) == kind)
@@ -930,20 +652,26 @@ mod tests {
     #[test]
     fn rendering_every_token_gives_the_input_back() {
         let samples: &[(Language, &str)] = &[
-            (Language::C, C_SAMPLE),
-            (Language::C, ""),
-            (Language::C, "   \n\t "),
-            (Language::C, "\n\nint x;\n\n"),
-            (Language::C, "int x = ;"),
-            (Language::C, "int main( { return 0 }}}} @@@ \"unterminated"),
-            (Language::C, "#define X\\\n  1\n#if X\nint a;\n#endif\n"),
-            (Language::C, "int a; /* unterminated comment"),
-            (Language::Json, JSON_SAMPLE),
-            (Language::Json, ""),
-            (Language::Json, " \n"),
-            (Language::Json, "[1, , 2"),
-            (Language::Json, "{\"a\" 1} // c"),
-            (Language::Json, "}{]["),
+            (Language::named("c"), C_SAMPLE),
+            (Language::named("c"), ""),
+            (Language::named("c"), "   \n\t "),
+            (Language::named("c"), "\n\nint x;\n\n"),
+            (Language::named("c"), "int x = ;"),
+            (
+                Language::named("c"),
+                "int main( { return 0 }}}} @@@ \"unterminated",
+            ),
+            (
+                Language::named("c"),
+                "#define X\\\n  1\n#if X\nint a;\n#endif\n",
+            ),
+            (Language::named("c"), "int a; /* unterminated comment"),
+            (Language::named("json"), JSON_SAMPLE),
+            (Language::named("json"), ""),
+            (Language::named("json"), " \n"),
+            (Language::named("json"), "[1, , 2"),
+            (Language::named("json"), "{\"a\" 1} // c"),
+            (Language::named("json"), "}{]["),
         ];
         for &(lang, src) in samples {
             let (tree, units) = parsed(lang, src);
@@ -972,7 +700,7 @@ mod tests {
                     }
                 })
                 .collect();
-            for lang in Language::ALL {
+            for lang in Language::all() {
                 let (tree, units) = parse(lang, bytes.clone()).unwrap();
                 assert_eq!(render_all(&units), bytes, "{lang:?} {bytes:?}");
                 assert_eq!(tree.unit_count(), units.len());
@@ -1046,7 +774,7 @@ mod tests {
                 text.trim().starts_with(['[', '{']) && text.trim().ends_with([']', '}']);
             if whole.0.parse_errors == 0
                 && src.len() > 4 * piece
-                && (lang == Language::C || one_container)
+                && (lang == Language::named("c") || one_container)
             {
                 assert!(!count.whole && count.parses >= 2, "{name}: {count:?}");
             }
@@ -1071,8 +799,8 @@ mod tests {
                 let path = entry.unwrap().path();
                 match path.extension().and_then(|e| e.to_str()) {
                     _ if path.is_dir() => dirs.push(path),
-                    Some("c") => files.push((Language::C, path)),
-                    Some("json") => files.push((Language::Json, path)),
+                    Some("c") => files.push((Language::named("c"), path)),
+                    Some("json") => files.push((Language::named("json"), path)),
                     _ => {}
                 }
             }
@@ -1089,7 +817,10 @@ mod tests {
             let src = std::fs::read(&path).unwrap();
             assert_pieces_build_the_whole_tree(lang, &src, &path.display().to_string());
         }
-        for (lang, src) in [(Language::C, C_SAMPLE), (Language::Json, JSON_SAMPLE)] {
+        for (lang, src) in [
+            (Language::named("c"), C_SAMPLE),
+            (Language::named("json"), JSON_SAMPLE),
+        ] {
             assert_pieces_build_the_whole_tree(lang, src.as_bytes(), "sample");
         }
     }
@@ -1203,14 +934,15 @@ mod tests {
         let mut rng = XorShift(0x2545_f491_4f6c_dd1d);
         for round in 0..40 {
             let src = random_c(&mut rng, 5 + round);
-            let whole = parse_in_pieces(Language::C, src.clone().into_bytes(), usize::MAX).unwrap();
+            let whole = parse_in_pieces(Language::named("c"), src.clone().into_bytes(), usize::MAX)
+                .unwrap();
             assert_eq!(
                 whole.0.parse_errors,
                 0,
                 "{src}\n{}",
                 dump(&whole.0, &whole.1)
             );
-            assert_pieces_build_the_whole_tree(Language::C, src.as_bytes(), &src);
+            assert_pieces_build_the_whole_tree(Language::named("c"), src.as_bytes(), &src);
         }
     }
 
@@ -1239,12 +971,16 @@ mod tests {
                     random_json(&mut rng, 2, &mut src);
                 }
             }
-            let whole =
-                parse_in_pieces(Language::Json, src.clone().into_bytes(), usize::MAX).unwrap();
+            let whole = parse_in_pieces(
+                Language::named("json"),
+                src.clone().into_bytes(),
+                usize::MAX,
+            )
+            .unwrap();
             if round % 3 != 2 {
                 assert_eq!(whole.0.parse_errors, 0, "{src}");
             }
-            assert_pieces_build_the_whole_tree(Language::Json, src.as_bytes(), &src);
+            assert_pieces_build_the_whole_tree(Language::named("json"), src.as_bytes(), &src);
         }
     }
 
@@ -1255,7 +991,7 @@ mod tests {
             .into_iter()
             .map(|(lang, path)| (lang, std::fs::read(path).unwrap()))
             .collect();
-        inputs.push((Language::C, random_c(&mut rng, 60).into_bytes()));
+        inputs.push((Language::named("c"), random_c(&mut rng, 60).into_bytes()));
         let (mut cases, mut identical) = (0, 0);
         for (lang, src) in inputs {
             for _ in 0..12 {
@@ -1287,16 +1023,19 @@ mod tests {
 
     #[test]
     fn parse_errors_are_counted() {
-        assert_eq!(parsed(Language::C, C_SAMPLE).0.parse_errors, 0);
-        assert_eq!(parsed(Language::Json, JSON_SAMPLE).0.parse_errors, 0);
-        assert!(parsed(Language::C, "int x = ;").0.parse_errors >= 1);
-        assert!(parsed(Language::C, "int main( {").0.parse_errors >= 1);
-        assert!(parsed(Language::Json, "[1, , 2").0.parse_errors >= 1);
+        assert_eq!(parsed(Language::named("c"), C_SAMPLE).0.parse_errors, 0);
+        assert_eq!(
+            parsed(Language::named("json"), JSON_SAMPLE).0.parse_errors,
+            0
+        );
+        assert!(parsed(Language::named("c"), "int x = ;").0.parse_errors >= 1);
+        assert!(parsed(Language::named("c"), "int main( {").0.parse_errors >= 1);
+        assert!(parsed(Language::named("json"), "[1, , 2").0.parse_errors >= 1);
     }
 
     #[test]
     fn error_regions_are_deletable_as_a_whole() {
-        let (tree, units) = parsed(Language::C, "int a; @@ ; int b;");
+        let (tree, units) = parsed(Language::named("c"), "int a; @@ ; int b;");
         let errors: Vec<NodeId> = (0..tree.len() as NodeId)
             .filter(|&n| tree.kind_name(n) == "ERROR")
             .collect();
@@ -1310,7 +1049,7 @@ mod tests {
 
     #[test]
     fn deleting_from_a_json_array_takes_one_comma_along() {
-        let (tree, units) = parsed(Language::Json, "[1, 2, 3]");
+        let (tree, units) = parsed(Language::named("json"), "[1, 2, 3]");
         let n = |t| find(&tree, &units, "number", t)[0];
         let (one, two, three) = (n("1"), n("2"), n("3"));
         assert!(tree.deletable(two));
@@ -1325,7 +1064,7 @@ mod tests {
 
     #[test]
     fn deleting_from_a_list_that_already_lost_elements_keeps_it_well_formed() {
-        let (tree, units) = parsed(Language::Json, "[1, 2, 3, 4]");
+        let (tree, units) = parsed(Language::named("json"), "[1, 2, 3, 4]");
         let n = |t| find(&tree, &units, "number", t)[0];
         let full = Configuration::full(units.len());
         let mut config = full.clone();
@@ -1341,7 +1080,7 @@ mod tests {
 
     #[test]
     fn deleting_a_json_pair_takes_one_comma_along() {
-        let (tree, units) = parsed(Language::Json, r#"{"a": 1, "b": 2}"#);
+        let (tree, units) = parsed(Language::named("json"), r#"{"a": 1, "b": 2}"#);
         let pairs: Vec<NodeId> = (0..tree.len() as NodeId)
             .filter(|&n| tree.kind_name(n) == "pair")
             .collect();
@@ -1352,7 +1091,7 @@ mod tests {
 
     #[test]
     fn deleting_a_c_argument_takes_one_comma_along() {
-        let (tree, units) = parsed(Language::C, "void g(void) { f(a, b, c); }");
+        let (tree, units) = parsed(Language::named("c"), "void g(void) { f(a, b, c); }");
         let b = find(&tree, &units, "identifier", "b")[0];
         assert_eq!(tree.role(b), Role::ListElem);
         assert_eq!(without(&tree, &units, &[b]), "void g(void) { f(a, c); }");
@@ -1360,7 +1099,7 @@ mod tests {
 
     #[test]
     fn a_list_that_lost_an_element_and_its_separator_still_exists() {
-        let (tree, units) = parsed(Language::C, "void g(void) { f(a, b); }");
+        let (tree, units) = parsed(Language::named("c"), "void g(void) { f(a, b); }");
         let b = find(&tree, &units, "identifier", "b")[0];
         let args = tree.parent(b).unwrap();
         let full = Configuration::full(units.len());
@@ -1375,14 +1114,14 @@ mod tests {
 
     #[test]
     fn deleting_a_declarator_keeps_the_type() {
-        let (tree, units) = parsed(Language::C, "int a, b;");
+        let (tree, units) = parsed(Language::named("c"), "int a, b;");
         let a = find(&tree, &units, "identifier", "a")[0];
         let b = find(&tree, &units, "identifier", "b")[0];
         assert_eq!(tree.role(a), Role::PlusElem);
         assert_eq!(without(&tree, &units, &[a]), "int b;");
         assert_eq!(without(&tree, &units, &[b]), "int a;");
         // A bitfield width goes with its declarator, and alone takes no comma.
-        let (tree, units) = parsed(Language::C, "struct s { int a : 3, b : 4; };");
+        let (tree, units) = parsed(Language::named("c"), "struct s { int a : 3, b : 4; };");
         let a = find(&tree, &units, "field_identifier", "a")[0];
         let b = find(&tree, &units, "field_identifier", "b")[0];
         let width = find(&tree, &units, "bitfield_clause", ": 3")[0];
@@ -1396,7 +1135,7 @@ mod tests {
 
     #[test]
     fn deleting_a_comment_in_a_list_leaves_the_commas_alone() {
-        let (tree, units) = parsed(Language::Json, "[1, /* c */ 2]");
+        let (tree, units) = parsed(Language::named("json"), "[1, /* c */ 2]");
         let c = find(&tree, &units, "comment", "/* c */")[0];
         assert_eq!(without(&tree, &units, &[c]), "[1, 2]");
         let two = find(&tree, &units, "number", "2")[0];
@@ -1405,7 +1144,7 @@ mod tests {
 
     #[test]
     fn comments_are_deletable_extras() {
-        let (tree, units) = parsed(Language::C, "int a; // one\n/* two */ int b;");
+        let (tree, units) = parsed(Language::named("c"), "int a; // one\n/* two */ int b;");
         let comments: Vec<NodeId> = (0..tree.len() as NodeId)
             .filter(|&n| tree.kind_name(n) == "comment")
             .collect();
@@ -1419,7 +1158,10 @@ mod tests {
 
     #[test]
     fn if_statement_slots_come_from_node_types() {
-        let (tree, units) = parsed(Language::C, "void f(void) { if (x) { y(); } else z(); }");
+        let (tree, units) = parsed(
+            Language::named("c"),
+            "void f(void) { if (x) { y(); } else z(); }",
+        );
         let g = &tree.grammar;
         let stmt = find(&tree, &units, "if_statement", "if (x) { y(); } else z();")[0];
         let child = |field_kind: &str| {
@@ -1456,7 +1198,7 @@ mod tests {
             "struct s { int a; };\nint x;",
             "void f(void) { struct s { int a; }; }",
         ] {
-            let (tree, units) = parsed(Language::C, src);
+            let (tree, units) = parsed(Language::named("c"), src);
             let strukt = (0..tree.len() as NodeId)
                 .find(|&n| tree.kind_name(n) == "struct_specifier")
                 .unwrap();
@@ -1466,12 +1208,12 @@ mod tests {
             assert_eq!(tree.role(semi), Role::Optional);
             let out = without(&tree, &units, &[strukt, semi]);
             assert!(
-                SyntaxCheck::new(Language::C, 0).accepts(out.as_bytes()),
+                SyntaxCheck::new(Language::named("c"), 0).accepts(out.as_bytes()),
                 "{out}"
             );
         }
         // A statement's own `;` stays mandatory.
-        let (tree, units) = parsed(Language::C, "void f(void) { g(); }");
+        let (tree, units) = parsed(Language::named("c"), "void f(void) { g(); }");
         let semi = find(&tree, &units, ";", ";")[0];
         assert_eq!(
             tree.kind_name(tree.parent(semi).unwrap()),
@@ -1482,7 +1224,7 @@ mod tests {
 
     #[test]
     fn a_preprocessor_newline_stays_when_the_value_goes() {
-        let (tree, units) = parsed(Language::C, "#define X 1\nint x;\n");
+        let (tree, units) = parsed(Language::named("c"), "#define X 1\nint x;\n");
         let value = find(&tree, &units, "preproc_arg", "1")[0];
         assert_eq!(tree.role(value), Role::Optional);
         assert_eq!(without(&tree, &units, &[value]), "#define X \nint x;\n");
@@ -1492,7 +1234,7 @@ mod tests {
     fn rendering_never_glues_two_tokens_into_one() {
         // Renders `src` without the tokens whose text is in `drop`.
         let without_tokens = |src: &str, drop: &[&str]| {
-            let (_, units) = parsed(Language::C, src);
+            let (_, units) = parsed(Language::named("c"), src);
             let keep = (0..units.len()).filter(|&u| {
                 let text = String::from_utf8_lossy(units.text(u));
                 !drop.contains(&text.trim_end())
@@ -1511,7 +1253,10 @@ mod tests {
 
     #[test]
     fn deleting_elements_of_separated_lists_keeps_the_syntax_valid() {
-        for (lang, src) in [(Language::C, C_SAMPLE), (Language::Json, JSON_SAMPLE)] {
+        for (lang, src) in [
+            (Language::named("c"), C_SAMPLE),
+            (Language::named("json"), JSON_SAMPLE),
+        ] {
             let (tree, units) = parsed(lang, src);
             let check = SyntaxCheck::new(lang, 0);
             let full = Configuration::full(units.len());
@@ -1552,11 +1297,11 @@ mod tests {
 
     #[test]
     fn whitespace_only_input_is_one_unit() {
-        let (tree, units) = parsed(Language::C, " \n ");
+        let (tree, units) = parsed(Language::named("c"), " \n ");
         assert_eq!(units.len(), 1);
         assert_eq!(tree.len(), 1);
         assert_eq!(render_all(&units), b" \n ");
-        let (tree, units) = parsed(Language::Json, "");
+        let (tree, units) = parsed(Language::named("json"), "");
         assert_eq!((tree.len(), units.len()), (1, 0));
     }
 
@@ -1564,11 +1309,11 @@ mod tests {
     fn deep_nesting_does_not_overflow_the_stack() {
         let depth = 20_000;
         let src = format!("int x = {}1{};", "(".repeat(depth), ")".repeat(depth));
-        let (tree, units) = parsed(Language::C, &src);
+        let (tree, units) = parsed(Language::named("c"), &src);
         assert_eq!(render_all(&units), src.as_bytes());
         assert!(tree.max_depth() as usize > depth);
         let json = format!("{}{}", "[".repeat(depth), "]".repeat(depth));
-        let (_, units) = parsed(Language::Json, &json);
+        let (_, units) = parsed(Language::named("json"), &json);
         assert_eq!(render_all(&units), json.as_bytes());
     }
 }

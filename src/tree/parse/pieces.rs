@@ -6,7 +6,7 @@
 //! were parts of one tree. A cheap lexical scan proposes where pieces may
 //! end; the parse says whether they fit.
 //!
-//! - C: the root is a sequence of top-level items. A piece runs from the end
+//! - Top-level items (`Pieces::TopLevelItems`, C): the root is a sequence of top-level items. A piece runs from the end
 //!   of the one before to a candidate end at least a piece further on: a `;`
 //!   or `}` outside brackets and preprocessor conditionals that a keyword
 //!   starting a declaration (`static`, `int`, `struct`, ...) or a
@@ -16,7 +16,7 @@
 //!   that parses without errors is walked whole. A piece with a parse error
 //!   grows to a candidate twice as far; one that reaches the end of the
 //!   input is walked whole, errors and all.
-//! - JSON: a container (array or object) bigger than a piece is cut: the tree
+//! - Containers (`Pieces::Containers`, JSON): a container (array or object) bigger than a piece is cut: the tree
 //!   around it is parsed with its interior left out, and the interior is
 //!   parsed in runs of elements between its own brackets
 //!   (`[` + elements + `]`), with the commas between runs added as tokens.
@@ -35,7 +35,7 @@ use std::ops::Range;
 use anyhow::Result;
 
 use super::{Cuts, Emitter, GiveUp};
-use crate::lang::Language;
+use crate::languages::Pieces;
 
 /// How many cut JSON containers may enclose one another; deeper ones are
 /// parsed as part of their runs.
@@ -45,9 +45,10 @@ impl Emitter<'_> {
     /// Walks the input in pieces of about `piece_bytes` bytes; [`GiveUp`]
     /// if the input had better be parsed whole.
     pub(super) fn pieces(&mut self, piece_bytes: usize) -> Result<()> {
-        match self.lang {
-            Language::C => self.top_level_items(piece_bytes),
-            Language::Json => self.json_document(piece_bytes),
+        match self.lang.pieces() {
+            Pieces::TopLevelItems => self.top_level_items(piece_bytes),
+            Pieces::Containers => self.json_document(piece_bytes),
+            Pieces::Whole => Err(GiveUp.into()),
         }
     }
 

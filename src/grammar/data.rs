@@ -1,0 +1,247 @@
+//! Applying a language's data file, `grammars/<lang>.json`, to its grammar
+//! facts: what node-types cannot say (separators, optional tokens,
+//! replacements, identifier kinds, ...). The format is in
+//! `grammars/README.md`; every kind a file names must exist in the grammar.
+
+use anyhow::{Context, Result, bail};
+use serde_json::Value;
+
+use super::Grammar;
+
+impl Grammar {
+    /// Applies a `grammars/*.json` file on top of the node-types facts.
+    pub fn apply_data(&mut self, data: &str) -> Result<()> {
+        apply_grammar_data(self, data)
+    }
+}
+
+/// The entries of `key`, an object mapping kinds to lists of strings
+/// (`shape` says which, for the error), as pairs; none if `key` is absent.
+fn kinds_to_texts<'a>(
+    object: &'a serde_json::Map<String, Value>,
+    key: &str,
+    shape: &str,
+) -> Result<Vec<(&'a str, Vec<&'a str>)>> {
+    let Some(map) = object.get(key) else {
+        return Ok(Vec::new());
+    };
+    let map = map
+        .as_object()
+        .with_context(|| format!("`{key}` must map kinds to {shape}"))?;
+    Ok(map
+        .iter()
+        .map(|(kind, texts)| {
+            let texts = texts
+                .as_array()
+                .map(|a| a.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            (kind.as_str(), texts)
+        })
+        .collect())
+}
+
+/// Applies a `grammars/*.json` file (format in `grammars/README.md`).
+fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
+    let value: Value = serde_json::from_str(data).context("not valid JSON")?;
+    let Some(object) = value.as_object() else {
+        bail!("the top level is not an object");
+    };
+    for key in object.keys() {
+        if !matches!(
+            key.as_str(),
+            "description"
+                | "separators"
+                | "optional_tokens"
+                | "never_delete"
+                | "replacements"
+                | "consumers_accept_more"
+                | "top_level_items_parse_alone"
+                | "lists_parse_alone"
+                | "identifiers"
+                | "paired_tokens"
+                | "implied_tokens"
+                | "implied_text"
+                | "aliases"
+                | "statement_values"
+                | "hoists"
+                | "member_globals"
+                | "positional_lists"
+        ) {
+            bail!("unknown key `{key}`");
+        }
+    }
+    if !object.get("description").is_some_and(Value::is_string) {
+        bail!("`description` must be a string");
+    }
+    type AddToken = fn(&mut Grammar, &str, &str) -> Result<()>;
+    let token_lists: [(&str, AddToken); 2] = [
+        ("separators", Grammar::add_separator),
+        ("optional_tokens", Grammar::add_optional_token),
+    ];
+    for (key, add) in token_lists {
+        let Some(map) = object.get(key) else { continue };
+        let map = map
+            .as_object()
+            .with_context(|| format!("`{key}` must map parent kinds to token lists"))?;
+        for (parent, tokens) in map {
+            let tokens = tokens
+                .as_array()
+                .with_context(|| format!("{key} of `{parent}` must be a list"))?;
+            for token in tokens {
+                let token = token
+                    .as_str()
+                    .with_context(|| format!("a token in {key} of `{parent}` is not a string"))?;
+                add(grammar, parent, token)?;
+            }
+        }
+    }
+    if let Some(flag) = object.get("top_level_items_parse_alone") {
+        grammar.top_level_items_parse_alone = flag
+            .as_bool()
+            .context("`top_level_items_parse_alone` must be true or false")?;
+    }
+    for (kind, texts) in kinds_to_texts(object, "lists_parse_alone", "[open, element, close]")? {
+        let Ok(texts) = <[&str; 3]>::try_from(texts) else {
+            bail!("lists_parse_alone of `{kind}` must be three texts: open, element, close");
+        };
+        grammar.add_list_context(kind, texts)?;
+    }
+    let shape = "[name field, target field, kinds that go along...]";
+    for (kind, fields) in kinds_to_texts(object, "aliases", shape)? {
+        let [name, target, ref along @ ..] = fields[..] else {
+            bail!("aliases of `{kind}` must be {shape}");
+        };
+        grammar.add_alias(kind, name, target, along)?;
+    }
+    if let Some(map) = object.get("statement_values") {
+        let shape =
+            "`statement_values` must map kinds to {\"within\": [kinds], \"value\": [fields]}";
+        for (kind, rule) in map.as_object().context(shape)? {
+            let texts = |key: &str| -> Result<Vec<&str>> {
+                rule[key]
+                    .as_array()
+                    .context(shape)?
+                    .iter()
+                    .map(|v| v.as_str().context(shape))
+                    .collect()
+            };
+            grammar.add_statement_value(kind, &texts("within")?, &texts("value")?)?;
+        }
+    }
+    for (kind, parents) in kinds_to_texts(object, "hoists", "parent kinds")? {
+        grammar.add_hoist(kind, &parents)?;
+    }
+    let shape = "[member field, declaration kind, declarator field]";
+    for (kind, parts) in kinds_to_texts(object, "member_globals", shape)? {
+        let [member, declaration, declarator] = parts[..] else {
+            bail!("member_globals of `{kind}` must be {shape}");
+        };
+        grammar.add_member_global(kind, member, declaration, declarator)?;
+    }
+    let shape = "[name field, list field]";
+    for (kind, fields) in kinds_to_texts(object, "positional_lists", shape)? {
+        let [name, list] = fields[..] else {
+            bail!("positional_lists of `{kind}` must be {shape}");
+        };
+        grammar.add_positional_list(kind, name, list)?;
+    }
+    if let Some(text) = object.get("implied_text") {
+        let text = text.as_str().context("`implied_text` must be a string")?;
+        grammar.implied_text = Some(text.to_string());
+    }
+    if let Some(flag) = object.get("consumers_accept_more") {
+        grammar.consumers_accept_more = flag
+            .as_bool()
+            .context("`consumers_accept_more` must be true or false")?;
+    }
+    type AddKind = fn(&mut Grammar, &str) -> Result<()>;
+    let kind_lists: [(&str, AddKind); 4] = [
+        ("identifiers", Grammar::add_identifier),
+        ("never_delete", Grammar::add_never_delete),
+        ("paired_tokens", Grammar::add_paired_token),
+        ("implied_tokens", Grammar::add_implied_token),
+    ];
+    for (key, add) in kind_lists {
+        let Some(kinds) = object.get(key) else {
+            continue;
+        };
+        let kinds = kinds
+            .as_array()
+            .with_context(|| format!("`{key}` must be a list of kinds"))?;
+        for kind in kinds {
+            let kind = kind
+                .as_str()
+                .with_context(|| format!("a `{key}` kind is not a string"))?;
+            add(grammar, kind)?;
+        }
+        if key == "paired_tokens" && kinds.len() % 2 != 0 {
+            bail!("`paired_tokens` must list pairs: an opening token, then its closing one");
+        }
+    }
+    if let Some(map) = object.get("replacements") {
+        let map = map
+            .as_object()
+            .context("`replacements` must map node kinds to lists of texts")?;
+        for (key, texts) in map {
+            let texts = texts
+                .as_array()
+                .with_context(|| format!("replacements of `{key}` must be a list"))?;
+            let (kind, field) = replacement_key(key);
+            for text in texts {
+                let text = text
+                    .as_str()
+                    .with_context(|| format!("a replacement of `{key}` is not a string"))?;
+                grammar.add_replacement(kind, field, text)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A `replacements` key: `<kind>`, or `<kind> as <field>` for a node of
+/// that kind filling a field of that name.
+pub(crate) fn replacement_key(key: &str) -> (&str, Option<&str>) {
+    match key.split_once(" as ") {
+        Some((kind, field)) => (kind.trim(), Some(field.trim())),
+        None => (key, None),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grammar_data_with_unknown_kinds_or_keys_is_rejected() {
+        let mut g = Grammar::from_node_types("json", tree_sitter_json::NODE_TYPES).unwrap();
+        let bad_kind = r#"{"description": "x", "separators": {"arrray": [","]}}"#;
+        assert!(apply_grammar_data(&mut g, bad_kind).is_err());
+        let bad_token = r#"{"description": "x", "separators": {"array": [";"]}}"#;
+        assert!(apply_grammar_data(&mut g, bad_token).is_err());
+        let bad_optional = r#"{"description": "x", "optional_tokens": {"array": ["x"]}}"#;
+        assert!(apply_grammar_data(&mut g, bad_optional).is_err());
+        let bad_key = r#"{"description": "x", "seperators": {}}"#;
+        assert!(apply_grammar_data(&mut g, bad_key).is_err());
+        let no_description = r#"{"separators": {}}"#;
+        assert!(apply_grammar_data(&mut g, no_description).is_err());
+        let replacements = r#"{"description": "x", "replacements": {"array": ["[]"]}}"#;
+        assert!(apply_grammar_data(&mut g, replacements).is_ok());
+        let array = g.find_kind("array", true).unwrap();
+        assert_eq!(&*g.replacements(array)[0].text, b"[]");
+        let as_key = r#"{"description": "x", "replacements": {"string as key": ["\"\""]}}"#;
+        assert!(apply_grammar_data(&mut g, as_key).is_ok());
+        let string = g.find_kind("string", true).unwrap();
+        assert_eq!(g.replacements(string)[0].field.as_deref(), Some("key"));
+        for bad in [
+            r#"{"description": "x", "replacements": {"string as kye": ["0"]}}"#,
+            r#"{"description": "x", "replacements": {"number as key": ["0"]}}"#,
+            r#"{"description": "x", "replacements": {"arrray": ["[]"]}}"#,
+            r#"{"description": "x", "replacements": {"number": "0"}}"#,
+            r#"{"description": "x", "replacements": {"number": [0]}}"#,
+            r#"{"description": "x", "replacements": {"number": [""]}}"#,
+            r#"{"description": "x", "replacements": ["0"]}"#,
+        ] {
+            assert!(apply_grammar_data(&mut g, bad).is_err(), "{bad}");
+        }
+    }
+}

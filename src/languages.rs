@@ -1,0 +1,372 @@
+//! The registry of languages `reduce` parses: one entry each, read by
+//! everything that depends on the language.
+//!
+//! An entry gives the language's name (for `--lang` and messages), its file
+//! extensions, its tree-sitter grammar and that grammar's `NODE_TYPES`, its
+//! data file `grammars/<lang>.json`, and how a large input is cut into
+//! pieces for parsing. Adding a language is one entry in [`BUILT_IN`] plus
+//! one data file. Code elsewhere asks a [`Language`] for these facts and
+//! never asks which language it is. Inputs in no known language are reduced
+//! as flat units; [`looks_binary`] tells whether to cut them into bytes or
+//! into lines and tokens.
+
+use std::path::Path;
+use std::sync::OnceLock;
+
+use anyhow::{Context, Result};
+
+use crate::grammar::Grammar;
+
+/// How a large input is cut into pieces for parsing, so that tree-sitter
+/// never holds the tree of more than a piece (see `tree/parse/pieces.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Pieces {
+    /// Always parsed whole.
+    Whole,
+    /// The root is a sequence of top-level items, ended where a new item
+    /// must start (a `;` or `}` followed by a declaration keyword or a
+    /// preprocessor line): C and languages lexed like it.
+    TopLevelItems,
+    /// Large bracketed containers are parsed in runs of their elements
+    /// (`[` + elements + `]`): JSON.
+    Containers,
+}
+
+/// One language of the registry.
+pub struct LanguageDef {
+    /// The name `--lang` takes and messages use.
+    pub name: &'static str,
+    /// File extensions (without the dot) that select it.
+    pub extensions: &'static [&'static str],
+    /// Whether the extensions match in any letter case (`.JSON`); C's do
+    /// not (`.C` is C++).
+    pub extensions_any_case: bool,
+    /// The tree-sitter grammar.
+    pub ts_language: fn() -> tree_sitter::Language,
+    /// The grammar crate's `node-types.json`.
+    pub node_types: &'static str,
+    /// `grammars/<name>.json`: what node-types cannot say.
+    pub data: &'static str,
+    pub pieces: Pieces,
+    /// The grammar facts, built on first use.
+    grammar: OnceLock<Grammar>,
+}
+
+/// The languages built into `reduce`.
+static BUILT_IN: [LanguageDef; 2] = [
+    LanguageDef {
+        name: "c",
+        extensions: &["c", "h", "i"],
+        extensions_any_case: false,
+        ts_language: || tree_sitter_c::LANGUAGE.into(),
+        node_types: tree_sitter_c::NODE_TYPES,
+        data: include_str!("../grammars/c.json"),
+        pieces: Pieces::TopLevelItems,
+        grammar: OnceLock::new(),
+    },
+    LanguageDef {
+        name: "json",
+        extensions: &["json"],
+        extensions_any_case: true,
+        ts_language: || tree_sitter_json::LANGUAGE.into(),
+        node_types: tree_sitter_json::NODE_TYPES,
+        data: include_str!("../grammars/json.json"),
+        pieces: Pieces::Containers,
+        grammar: OnceLock::new(),
+    },
+];
+
+/// A language of the registry: a cheap handle to its entry.
+#[derive(Clone, Copy)]
+pub struct Language(&'static LanguageDef);
+
+impl PartialEq for Language {
+    fn eq(&self, other: &Self) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+impl Eq for Language {}
+
+impl std::hash::Hash for Language {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.name.hash(state);
+    }
+}
+
+impl std::fmt::Debug for Language {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Language({})", self.0.name)
+    }
+}
+
+impl Language {
+    /// Every built-in language, in registry order.
+    pub fn all() -> impl Iterator<Item = Language> {
+        BUILT_IN.iter().map(Language)
+    }
+
+    /// The name used by `--lang` and in messages.
+    pub fn name(self) -> &'static str {
+        self.0.name
+    }
+
+    /// The language `--lang <name>` asks for.
+    pub fn from_name(name: &str) -> Option<Language> {
+        Language::all().find(|l| l.name().eq_ignore_ascii_case(name))
+    }
+
+    /// The language called `name`; panics if there is none (tests and
+    /// benches name the languages they exercise).
+    pub fn named(name: &str) -> Language {
+        Language::from_name(name).unwrap_or_else(|| panic!("no language `{name}`"))
+    }
+
+    /// The language of a file, from its extension.
+    pub fn from_path(path: &Path) -> Option<Language> {
+        let ext = path.extension()?.to_str()?;
+        Language::all().find(|l| {
+            l.0.extensions
+                .iter()
+                .any(|e| *e == ext || (l.0.extensions_any_case && e.eq_ignore_ascii_case(ext)))
+        })
+    }
+
+    /// The tree-sitter language to parse with.
+    pub fn ts_language(self) -> tree_sitter::Language {
+        (self.0.ts_language)()
+    }
+
+    /// The grammar crate's `node-types.json`.
+    pub fn node_types(self) -> &'static str {
+        self.0.node_types
+    }
+
+    /// The per-language data of `grammars/<lang>.json`.
+    pub fn grammar_data(self) -> &'static str {
+        self.0.data
+    }
+
+    /// How a large input is cut into pieces for parsing.
+    pub fn pieces(self) -> Pieces {
+        self.0.pieces
+    }
+
+    /// Builds the grammar facts: node-types, then `grammars/<lang>.json`.
+    pub fn load_grammar(self) -> Result<Grammar> {
+        let mut grammar = Grammar::from_node_types(self.name(), self.node_types())?;
+        grammar
+            .apply_data(self.grammar_data())
+            .with_context(|| format!("grammars/{}.json", self.name()))?;
+        Ok(grammar)
+    }
+
+    /// The grammar facts, built once per process.
+    pub fn grammar(self) -> &'static Grammar {
+        // The embedded data is checked by the tests, so failing here is a bug.
+        self.0.grammar.get_or_init(|| match self.load_grammar() {
+            Ok(g) => g,
+            Err(e) => panic!("built-in grammar data is invalid: {e:#}"),
+        })
+    }
+}
+
+/// Whether an input of no known language should be reduced byte by byte:
+/// its first 8 KB hold a NUL byte or are not UTF-8.
+pub fn looks_binary(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(8192)];
+    if head.contains(&0) {
+        return true;
+    }
+    match std::str::from_utf8(head) {
+        Ok(_) => false,
+        // A character cut by the 8 KB boundary is still text.
+        Err(e) => e.error_len().is_some() || head.len() == bytes.len(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    #[test]
+    fn every_node_kind_named_in_grammars_exists_in_its_grammar() {
+        for lang in Language::all() {
+            let grammar = lang
+                .load_grammar()
+                .unwrap_or_else(|e| panic!("{}: {e:#}", lang.name()));
+            let bare = Grammar::from_node_types(lang.name(), lang.node_types()).unwrap();
+            let data: Value = serde_json::from_str(lang.grammar_data()).unwrap();
+            // Each named kind and token must exist in the bare grammar.
+            let kind_id = |kind: &str| {
+                let k = bare.find_kind(kind, true);
+                assert!(k.is_some(), "{}: no kind `{kind}`", lang.name());
+                k.unwrap()
+            };
+            let text = |v: &Value| v.as_str().unwrap().to_string();
+            let mut named = 0;
+            for key in ["separators", "optional_tokens"] {
+                let Some(map) = data[key].as_object() else {
+                    continue;
+                };
+                for (parent, tokens) in map {
+                    let p = kind_id(parent);
+                    for t in tokens.as_array().unwrap() {
+                        let t = t.as_str().unwrap();
+                        let s = bare.find_kind(t, false);
+                        assert!(s.is_some(), "{}: no token `{t}`", lang.name());
+                        let s = s.unwrap();
+                        match key {
+                            "separators" => assert!(grammar.is_separator(p, s)),
+                            _ => assert!(grammar.is_optional_token(p, s)),
+                        }
+                        named += 1;
+                    }
+                }
+            }
+            for kind in data["never_delete"].as_array().unwrap() {
+                assert!(grammar.never_deleted(kind_id(&text(kind))));
+            }
+            // Pairs, opening token first.
+            let pairs = data["paired_tokens"].as_array().into_iter().flatten();
+            for (i, token) in pairs.enumerate() {
+                let token = text(token);
+                let k = bare.find_kind(&token, false);
+                assert!(k.is_some(), "{}: no token `{token}`", lang.name());
+                assert!(grammar.is_paired_token(k.unwrap()));
+                assert_eq!(grammar.bracket(k.unwrap()), Some((i / 2, i % 2 == 0)));
+            }
+            for (kind, texts) in data["lists_parse_alone"].as_object().into_iter().flatten() {
+                let context = grammar.list_context(kind_id(kind)).unwrap();
+                assert_eq!(texts[0].as_str().unwrap().as_bytes(), &context.open[..]);
+            }
+            for (kind, fields) in data["aliases"].as_object().into_iter().flatten() {
+                let k = kind_id(kind);
+                let (name, target) = grammar.alias_fields(k).unwrap();
+                assert_eq!([name, target], [&fields[0], &fields[1]]);
+                for along in &fields.as_array().unwrap()[2..] {
+                    assert!(grammar.alias_along(k).contains(&kind_id(&text(along))));
+                }
+            }
+            for (kind, rule) in data["statement_values"].as_object().into_iter().flatten() {
+                let k = kind_id(kind);
+                for parent in rule["within"].as_array().unwrap() {
+                    let path = grammar.statement_value(k, kind_id(&text(parent))).unwrap();
+                    assert_eq!(path.len(), rule["value"].as_array().unwrap().len());
+                }
+            }
+            for (kind, parents) in data["hoists"].as_object().into_iter().flatten() {
+                let k = kind_id(kind);
+                for parent in parents.as_array().unwrap() {
+                    assert!(grammar.hoists_from(k, kind_id(&text(parent))));
+                }
+            }
+            for (kind, parts) in data["member_globals"].as_object().into_iter().flatten() {
+                assert_eq!(
+                    grammar.member_global(kind_id(kind)).unwrap().declaration,
+                    kind_id(&text(&parts[1]))
+                );
+            }
+            for (kind, fields) in data["positional_lists"].as_object().into_iter().flatten() {
+                let (name, list) = grammar.positional_list(kind_id(kind)).unwrap();
+                assert_eq!([name, list], [&fields[0], &fields[1]]);
+            }
+            for kind in data["implied_tokens"].as_array().into_iter().flatten() {
+                let kind = text(kind);
+                let k = bare.find_kind(&kind, true).or(bare.find_kind(&kind, false));
+                assert!(k.is_some(), "{}: no kind `{kind}`", lang.name());
+                assert!(grammar.is_implied_token(k.unwrap()));
+            }
+            for kind in data["identifiers"].as_array().unwrap() {
+                assert!(grammar.is_identifier(kind_id(&text(kind))));
+            }
+            let replacements = data["replacements"].as_object().unwrap();
+            for (key, texts) in replacements {
+                let (kind, field) = match key.split_once(" as ") {
+                    Some((kind, field)) => (kind.trim(), Some(field.trim())),
+                    None => (key.as_str(), None),
+                };
+                let loaded: Vec<&[u8]> = grammar
+                    .replacements(kind_id(kind))
+                    .iter()
+                    .filter(|r| r.field.as_deref() == field)
+                    .map(|r| &r.text[..])
+                    .collect();
+                let listed: Vec<&[u8]> = texts
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|t| t.as_str().unwrap().as_bytes())
+                    .collect();
+                assert_eq!(loaded, listed, "{}: replacements of `{key}`", lang.name());
+                assert!(!listed.is_empty(), "{}: `{key}` lists none", lang.name());
+            }
+            assert!(
+                !replacements.is_empty(),
+                "{} has no replacements",
+                lang.name()
+            );
+            assert!(named > 0, "{} names no separators", lang.name());
+            assert!(data["description"].as_str().is_some_and(|d| d.len() > 40));
+        }
+    }
+
+    #[test]
+    fn the_language_comes_from_the_extension() {
+        let c = Language::named("c");
+        let json = Language::named("json");
+        for (path, lang) in [
+            ("a/b.c", Some(c)),
+            ("x.h", Some(c)),
+            ("pre.i", Some(c)),
+            ("data.json", Some(json)),
+            ("DATA.JSON", Some(json)),
+            ("x.C", None),
+            ("x.cpp", None),
+            ("Makefile", None),
+            ("notes.txt", None),
+        ] {
+            assert_eq!(Language::from_path(Path::new(path)), lang, "{path}");
+        }
+        assert_eq!(Language::from_name("C"), Some(c));
+        assert_eq!(Language::from_name("json"), Some(json));
+        assert_eq!(Language::from_name("text"), None);
+    }
+
+    #[test]
+    fn names_and_extensions_are_unique_in_the_registry() {
+        let mut names = std::collections::HashSet::new();
+        let mut extensions = std::collections::HashSet::new();
+        for lang in Language::all() {
+            assert!(names.insert(lang.name()), "{} twice", lang.name());
+            for ext in lang.0.extensions {
+                assert!(extensions.insert(ext.to_lowercase()), "{ext} twice");
+            }
+        }
+    }
+
+    #[test]
+    fn binary_means_nul_bytes_or_invalid_utf8_early_on() {
+        assert!(!looks_binary(b""));
+        assert!(!looks_binary("int main() { return 0; } // é\n".as_bytes()));
+        assert!(looks_binary(b"ab\0cd"));
+        assert!(looks_binary(b"ab\xffcd"));
+        // A multi-byte character cut at 8 KB is not a sign of binary data.
+        let mut text = vec![b'a'; 8191];
+        text.extend_from_slice("é and more".as_bytes());
+        assert!(!looks_binary(&text));
+        // Bad bytes after the first 8 KB are not looked at.
+        let mut late = vec![b'a'; 9000];
+        late.push(0xff);
+        assert!(!looks_binary(&late));
+    }
+
+    #[test]
+    fn the_grammar_is_built_once_per_process() {
+        let a: *const Grammar = Language::named("c").grammar();
+        let b: *const Grammar = Language::named("c").grammar();
+        assert_eq!(a, b);
+        assert_ne!(a, Language::named("json").grammar() as *const Grammar);
+    }
+}

@@ -1,0 +1,157 @@
+//! Running tree-sitter: one parser per language and thread, a time limit
+//! on every parse, parses of some byte ranges only, and the parse errors
+//! of a tree. The arena's builder (`tree/parse.rs`) and the syntax check
+//! (`syntax.rs`) both parse through here.
+
+use std::cell::RefCell;
+use std::ops::Range;
+use std::time::{Duration, Instant};
+
+use tree_sitter::{Node, ParseOptions, ParseState, Parser, Point};
+
+use crate::languages::Language;
+
+/// How long parsing one input may take before it is abandoned.
+pub const PARSE_TIMEOUT: Duration = Duration::from_secs(60);
+
+thread_local! {
+    /// One parser per language and thread: `SyntaxCheck` re-parses
+    /// candidates from several threads at once.
+    static PARSERS: RefCell<Vec<(Language, Parser)>> = const { RefCell::new(Vec::new()) };
+}
+
+/// Runs tree-sitter on `source`; `None` if it takes longer than `timeout`.
+pub fn run_tree_sitter(
+    lang: Language,
+    source: &[u8],
+    timeout: Duration,
+) -> Option<tree_sitter::Tree> {
+    reparse(lang, source, None, timeout)
+}
+
+/// Parses `source`, reusing `old` (a tree of an earlier text, already
+/// edited to match `source`) where tree-sitter can; `None` if the parse
+/// outlasts `timeout`.
+pub fn reparse(
+    lang: Language,
+    source: &[u8],
+    old: Option<&tree_sitter::Tree>,
+    timeout: Duration,
+) -> Option<tree_sitter::Tree> {
+    with_parser(lang, |parser| run_parser(parser, source, old, timeout))
+}
+
+/// Parses only the `ranges` of `source` (all of it if there are none);
+/// the nodes keep their offsets in `source`. `None` if the parse outlasts
+/// `timeout`.
+pub fn parse_ranges(
+    lang: Language,
+    source: &[u8],
+    ranges: &[Range<usize>],
+    timeout: Duration,
+) -> Option<tree_sitter::Tree> {
+    if ranges.is_empty() {
+        return run_tree_sitter(lang, source, timeout);
+    }
+    // Rows and columns matter to no decision of these grammars' parsers
+    // (they have no external scanners): offsets stand in for columns.
+    let point = |at: usize| Point::new(0, at);
+    let ranges: Vec<tree_sitter::Range> = ranges
+        .iter()
+        .map(|r| tree_sitter::Range {
+            start_byte: r.start,
+            end_byte: r.end,
+            start_point: point(r.start),
+            end_point: point(r.end),
+        })
+        .collect();
+    with_parser(lang, |parser| {
+        parser
+            .set_included_ranges(&ranges)
+            .expect("included ranges are ordered and disjoint");
+        let tree = run_parser(parser, source, None, timeout);
+        // The parser is shared: the next parse reads the whole text again.
+        parser
+            .set_included_ranges(&[])
+            .expect("no ranges means the whole text");
+        tree
+    })
+}
+
+/// Runs `f` on this thread's parser for `lang`.
+fn with_parser<T>(lang: Language, f: impl FnOnce(&mut Parser) -> T) -> T {
+    PARSERS.with_borrow_mut(|parsers| {
+        let at = match parsers.iter().position(|(l, _)| *l == lang) {
+            Some(at) => at,
+            None => {
+                let mut parser = Parser::new();
+                parser
+                    .set_language(&lang.ts_language())
+                    .expect("the grammar crate matches the tree-sitter version");
+                parsers.push((lang, parser));
+                parsers.len() - 1
+            }
+        };
+        f(&mut parsers[at].1)
+    })
+}
+
+fn run_parser(
+    parser: &mut Parser,
+    source: &[u8],
+    old: Option<&tree_sitter::Tree>,
+    timeout: Duration,
+) -> Option<tree_sitter::Tree> {
+    let deadline = Instant::now() + timeout;
+    let mut past_deadline = |_: &ParseState| Instant::now() > deadline;
+    let options = ParseOptions::new().progress_callback(&mut past_deadline);
+    let len = source.len();
+    let mut read = |i: usize, _| if i < len { &source[i..] } else { &[][..] };
+    let tree = parser.parse_with_options(&mut read, old, Some(options));
+    if tree.is_none() {
+        // A halted parse leaves state behind for resumption; drop it.
+        parser.reset();
+    }
+    tree
+}
+
+/// Counts ERROR and MISSING nodes at or below `root`, visiting only the
+/// nodes whose subtree has an error.
+pub fn count_errors(root: Node<'_>) -> usize {
+    count_error_nodes(root, true)
+}
+
+/// Counts ERROR nodes at or below `root` (text the grammar cannot place),
+/// not MISSING ones (tokens the parser would insert).
+pub fn count_error_regions(root: Node<'_>) -> usize {
+    count_error_nodes(root, false)
+}
+
+fn count_error_nodes(root: Node<'_>, count_missing: bool) -> usize {
+    if !root.has_error() {
+        return 0;
+    }
+    let mut cursor = root.walk();
+    let mut count = 0;
+    let mut depth = 0usize;
+    loop {
+        let node = cursor.node();
+        if node.is_error() || (count_missing && node.is_missing()) {
+            count += 1;
+        }
+        if node.has_error() && cursor.goto_first_child() {
+            depth += 1;
+            continue;
+        }
+        loop {
+            if depth == 0 {
+                return count;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            cursor.goto_parent();
+            depth -= 1;
+        }
+    }
+}
