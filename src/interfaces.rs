@@ -2,7 +2,7 @@
 //! candidate is judged ([`Oracle`], [`Verdict`], [`TestOutcome`]), how a
 //! running test is told to stop ([`CancelSignal`], [`Watch`]), how
 //! candidates are kept from the oracle without running it ([`SyntaxFilter`])
-//! and who hears about progress ([`Observer`]).
+//! and who hears about progress ([`Observer`]) and messages ([`Messages`]).
 //!
 //! The loop (`reducer.rs`) and the implementations (the script oracle in
 //! `oracle/`, the syntax check in `syntax.rs`, the run's display in
@@ -111,6 +111,15 @@ pub trait Observer {
     fn on_improved(&mut self, _config: &Configuration, _bytes: &[u8]) {}
     /// Something was counted (for progress displays).
     fn on_progress(&mut self, _phase: &PhaseStats, _current: &Configuration) {}
+}
+
+/// Lines for the person running `reduce`, said while a run is on (a test
+/// that could not run, a test directory that could not be removed, `-v`'s
+/// oracle output). The display (`progress.rs`) prints them above its live
+/// line, so nothing else writes to the terminal during a run.
+pub trait Messages: Send + Sync {
+    /// Says `text`: one or more whole lines, each ending in a newline.
+    fn say(&self, text: &str);
 }
 
 /// An observer that does nothing.

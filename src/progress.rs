@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle, TermLike};
 
+use crate::interfaces::Messages;
 use crate::stats::PhaseStats;
 
 /// Columns kept free at the right margin, for the terminal's echo of `^C`.
@@ -66,10 +67,14 @@ impl Progress {
 
     /// Prints a line above the display (or plainly when it is hidden).
     pub fn println(&self, line: &str) {
-        if self.bar.is_hidden() {
-            eprintln!("{line}");
-        } else {
-            self.bar.println(line);
+        self.printer().say(&format!("{line}\n"));
+    }
+
+    /// Where the run's other parts (the oracle) say what they must: above
+    /// this display.
+    pub fn printer(&self) -> Printer {
+        Printer {
+            bar: self.bar.clone(),
         }
     }
 
@@ -105,6 +110,32 @@ impl Progress {
     /// Removes the display.
     pub fn finish(&self) {
         self.bar.finish_and_clear();
+    }
+}
+
+/// Prints [`Messages`] above the live display, or on stderr when there is
+/// none.
+#[derive(Clone)]
+pub struct Printer {
+    bar: ProgressBar,
+}
+
+impl Printer {
+    /// A printer with no display: plain lines on stderr.
+    pub fn stderr() -> Self {
+        Printer {
+            bar: ProgressBar::hidden(),
+        }
+    }
+}
+
+impl Messages for Printer {
+    fn say(&self, text: &str) {
+        if self.bar.is_hidden() {
+            let _ = std::io::stderr().lock().write_all(text.as_bytes());
+        } else {
+            self.bar.println(text.strip_suffix('\n').unwrap_or(text));
+        }
     }
 }
 

@@ -1,0 +1,397 @@
+//! The interestingness test as a process: the only module that starts processes.
+//!
+//! Each test gets a fresh temporary directory holding the candidate under the
+//! input's file name. The script runs there, with the candidate's absolute
+//! path as `$1`, stdin from /dev/null, `TMPDIR` inside the test directory and
+//! its output discarded (or shown with `-v`). Exit 0 means interesting; any
+//! other exit, a signal or a timeout means not. The script runs in its own
+//! process group, and the whole group is killed when the test ends, times out
+//! or is cancelled, so compilers it started do not outlive it. The directory is
+//! removed afterwards, whatever happened.
+//!
+//! With a launcher (`--launcher 'srun --quiet -N1 -n1 --'`) the test runs as
+//! `LAUNCHER <script> <candidate>` through `/bin/sh`, in the same directory;
+//! the launcher's exit status is the verdict. Stopping a launched test sends
+//! SIGTERM to its group and waits up to [`LAUNCHER_KILL_GRACE`] for the
+//! launcher to cancel the remote work and exit before SIGKILL.
+//!
+//! The processes' groups and strays are `process.rs`'s business, where
+//! test directories go `workdir.rs`'s.
+
+mod process;
+mod workdir;
+
+use std::ffi::OsString;
+use std::fs;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+
+use crate::interfaces::{Candidate, Messages, Oracle, TestOutcome, Verdict, Watch};
+use crate::progress::Printer;
+use process::{
+    ExitWaiter, OUTPUT_GRACE, RunningGroup, become_subreaper, drain_output, kill_group,
+    signal_group, wait_until_group_gone,
+};
+pub use process::{RUN_MARKER_VAR, kill_strays, run_marker, stop_running_tests};
+use workdir::remove_dir_robustly;
+pub use workdir::{SHM_MIN_FREE, default_work_dir};
+
+/// How long a killed group gets between SIGTERM and SIGKILL.
+const KILL_GRACE: Duration = Duration::from_millis(200);
+/// The same for a launcher, which must reach a scheduler to cancel its job
+/// (`srun` takes about a second).
+pub const LAUNCHER_KILL_GRACE: Duration = Duration::from_secs(10);
+/// How often a running test looks at a plain cancel flag (one without a
+/// [`CancelSignal`]'s wake-up): every tenth of its running time so far,
+/// within these bounds. A cancelled test holds a core
+/// until it is killed, which matters most for short tests; each look costs
+/// two system calls, which matters for long ones.
+const POLL_MIN: Duration = Duration::from_millis(2);
+const POLL_MAX: Duration = Duration::from_millis(20);
+
+/// Runs a user's interestingness script on candidates.
+#[derive(Clone)]
+pub struct ScriptOracle {
+    /// Absolute path of the script.
+    script: PathBuf,
+    /// The name the candidate gets in its test directory.
+    file_name: OsString,
+    timeout: Duration,
+    /// Where test directories are made (default: the system temp dir).
+    work_dir: Option<PathBuf>,
+    /// Files copied beside every candidate.
+    extra_files: Vec<PathBuf>,
+    /// Show the script's output on stderr.
+    verbose: bool,
+    /// A shell command prefix the script runs under (cluster schedulers).
+    launcher: Option<String>,
+    /// Where what the user must hear goes (the display; stderr by default).
+    messages: Arc<dyn Messages>,
+}
+
+/// What one run of the script did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Exit {
+    Code(i32),
+    Signal(i32),
+    Timeout,
+    Cancelled,
+}
+
+impl Exit {
+    pub fn interesting(self) -> bool {
+        self == Exit::Code(0)
+    }
+}
+
+impl std::fmt::Display for Exit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Exit::Code(c) => write!(f, "exit code {c}"),
+            Exit::Signal(s) => write!(f, "killed by signal {s}"),
+            Exit::Timeout => write!(f, "timed out"),
+            Exit::Cancelled => write!(f, "cancelled"),
+        }
+    }
+}
+
+/// Checks that `path` names an executable file and returns it made absolute.
+pub fn resolve_script(path: &Path) -> Result<PathBuf> {
+    let abs = std::path::absolute(path)
+        .with_context(|| format!("cannot resolve the oracle path {}", path.display()))?;
+    let meta = fs::metadata(&abs)
+        .with_context(|| format!("oracle script {} does not exist", path.display()))?;
+    if meta.is_dir() {
+        bail!(
+            "oracle script {} is a directory, not a script",
+            path.display()
+        );
+    }
+    use std::os::unix::fs::PermissionsExt;
+    if meta.permissions().mode() & 0o111 == 0 {
+        bail!(
+            "oracle script {} is not executable (try: chmod +x {})",
+            path.display(),
+            path.display()
+        );
+    }
+    Ok(abs)
+}
+
+impl ScriptOracle {
+    /// An oracle running `script` (already resolved) on candidates named `file_name`.
+    pub fn new(script: PathBuf, file_name: OsString, timeout: Duration) -> Self {
+        become_subreaper();
+        ScriptOracle {
+            script,
+            file_name,
+            timeout,
+            work_dir: None,
+            extra_files: Vec::new(),
+            verbose: false,
+            launcher: None,
+            messages: Arc::new(Printer::stderr()),
+        }
+    }
+
+    /// Says what the user must hear through `messages` (the run's display).
+    pub fn with_messages(mut self, messages: Arc<dyn Messages>) -> Self {
+        self.messages = messages;
+        self
+    }
+
+    pub fn with_work_dir(mut self, dir: Option<PathBuf>) -> Self {
+        self.work_dir = dir;
+        self
+    }
+
+    pub fn with_extra_files(mut self, files: Vec<PathBuf>) -> Self {
+        self.extra_files = files;
+        self
+    }
+
+    /// Runs every test as `LAUNCHER <script> <candidate>` (through `/bin/sh`).
+    pub fn with_launcher(mut self, launcher: Option<String>) -> Self {
+        self.launcher = launcher;
+        self
+    }
+
+    pub fn launcher(&self) -> Option<&str> {
+        self.launcher.as_deref()
+    }
+
+    /// The command that tests `candidate`: the script itself, or the
+    /// launcher given the script and the candidate as its last arguments.
+    fn command(&self, candidate: &Path) -> Command {
+        match &self.launcher {
+            None => {
+                let mut command = Command::new(&self.script);
+                command.arg(candidate);
+                command
+            }
+            Some(launcher) => {
+                let mut command = Command::new("/bin/sh");
+                command
+                    .arg("-c")
+                    .arg(format!("{launcher} \"$@\""))
+                    .arg("reduce-launcher")
+                    .arg(&self.script)
+                    .arg(candidate);
+                command
+            }
+        }
+    }
+
+    fn kill_grace(&self) -> Duration {
+        if self.launcher.is_some() {
+            LAUNCHER_KILL_GRACE
+        } else {
+            KILL_GRACE
+        }
+    }
+
+    pub fn with_verbose(mut self, verbose: bool) -> Self {
+        self.verbose = verbose;
+        self
+    }
+
+    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    pub fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
+    pub fn script(&self) -> &Path {
+        &self.script
+    }
+
+    pub fn file_name(&self) -> &std::ffi::OsStr {
+        &self.file_name
+    }
+
+    /// Runs the script once on `bytes`. `Err` only when the test could not be
+    /// set up or started (temp dir, write, spawn); a crash or timeout of the
+    /// script is an `Exit`.
+    pub fn run(&self, bytes: &[u8], cancel: Watch<'_>) -> Result<(Exit, Duration)> {
+        let mut builder = tempfile::Builder::new();
+        builder.prefix("reduce-test-");
+        let dir = match &self.work_dir {
+            Some(w) => builder.tempdir_in(w),
+            None => builder.tempdir(),
+        }
+        .context("cannot create a temporary directory for the test")?;
+        let result = self.run_in_dir(dir.path(), bytes, cancel);
+        // Removes the directory and everything in it, whatever the script
+        // did to it; `dir`'s own removal then finds nothing.
+        remove_dir_robustly(dir.path(), &*self.messages);
+        drop(dir);
+        result
+    }
+
+    fn run_in_dir(&self, dir: &Path, bytes: &[u8], cancel: Watch<'_>) -> Result<(Exit, Duration)> {
+        let candidate = dir.join(&self.file_name);
+        fs::write(&candidate, bytes)
+            .with_context(|| format!("cannot write the candidate {}", candidate.display()))?;
+        for extra in &self.extra_files {
+            let name = extra
+                .file_name()
+                .context("a --copy path has no file name")?;
+            fs::copy(extra, dir.join(name))
+                .with_context(|| format!("cannot copy {} beside the candidate", extra.display()))?;
+        }
+        let tmp = dir.join(".tmp");
+        fs::create_dir(&tmp).context("cannot create the test's TMPDIR")?;
+        let mut command = self.command(&candidate);
+        command.current_dir(dir).env("TMPDIR", &tmp);
+        self.spawn_and_wait(command, cancel)
+    }
+
+    /// Runs the script the way the user would by hand: on `file` itself, in
+    /// `cwd`, with the user's own `TMPDIR` (still in its own process group,
+    /// with the timeout). Used to tell an oracle that only works beside the
+    /// input from one that does not work at all.
+    pub fn run_by_hand(
+        &self,
+        file: &Path,
+        cwd: &Path,
+        cancel: Watch<'_>,
+    ) -> Result<(Exit, Duration)> {
+        let mut command = self.command(file);
+        command.current_dir(cwd);
+        self.spawn_and_wait(command, cancel)
+    }
+
+    fn spawn_and_wait(&self, mut command: Command, cancel: Watch<'_>) -> Result<(Exit, Duration)> {
+        command
+            .env(RUN_MARKER_VAR, run_marker())
+            .stdin(Stdio::null())
+            .process_group(0);
+        if self.verbose {
+            command.stdout(Stdio::piped()).stderr(Stdio::piped());
+        } else {
+            command.stdout(Stdio::null()).stderr(Stdio::null());
+        }
+        let started = Instant::now();
+        let mut child = command.spawn().map_err(|e| spawn_error(&self.script, e))?;
+        let running = RunningGroup::enter(child.id() as i32, self.launcher.is_some());
+        let output = self.verbose.then(|| drain_output(&mut child));
+        let exit = self.wait(&mut child, started, cancel);
+        drop(running);
+        let elapsed = started.elapsed();
+        if let Some(drain) = output {
+            let text = drain.finish(OUTPUT_GRACE);
+            if !text.is_empty() {
+                let mut said = format!("--- oracle output ({exit}) ---\n");
+                said.push_str(&String::from_utf8_lossy(&text));
+                if !said.ends_with('\n') {
+                    said.push('\n');
+                }
+                self.messages.say(&said);
+            }
+        }
+        Ok((exit, elapsed))
+    }
+
+    fn wait(&self, child: &mut Child, started: Instant, cancel: Watch<'_>) -> Exit {
+        let group = child.id() as i32;
+        let waiter = ExitWaiter::new(child);
+        let exit = loop {
+            if cancel.is_cancelled() {
+                kill_group(child, &waiter, group, self.kill_grace());
+                break Exit::Cancelled;
+            }
+            let left = self.timeout.saturating_sub(started.elapsed());
+            if left.is_zero() {
+                kill_group(child, &waiter, group, self.kill_grace());
+                break Exit::Timeout;
+            }
+            // With a wake-up fd, sleep until the exit, the cancel or the
+            // timeout; with a plain flag, look at it now and then.
+            let (limit, wake) = match cancel.wake_fd() {
+                Some(fd) if waiter.pidfd.is_some() => (left, Some(fd)),
+                _ => (
+                    left.min((started.elapsed() / 10).clamp(POLL_MIN, POLL_MAX)),
+                    None,
+                ),
+            };
+            match waiter.wait_or_wake(child, limit, wake) {
+                Ok(Some(status)) => {
+                    break match (status.code(), status.signal()) {
+                        (Some(code), _) => Exit::Code(code),
+                        (None, Some(sig)) => Exit::Signal(sig),
+                        (None, None) => Exit::Signal(0),
+                    };
+                }
+                Ok(None) => continue,
+                Err(_) => {
+                    kill_group(child, &waiter, group, self.kill_grace());
+                    break Exit::Signal(0);
+                }
+            }
+        };
+        // Whatever the script left running in its group goes too.
+        signal_group(group, libc::SIGKILL);
+        wait_until_group_gone(group);
+        exit
+    }
+}
+
+/// Why the oracle could not be started, with what to do about it.
+fn spawn_error(script: &Path, err: std::io::Error) -> anyhow::Error {
+    let shebang = fs::read(script).ok().and_then(|bytes| {
+        let line = bytes.split(|&b| b == b'\n').next()?;
+        let line = String::from_utf8_lossy(line.strip_prefix(b"#!")?);
+        Some(line.trim().to_string())
+    });
+    let hint = match (err.raw_os_error(), &shebang) {
+        (Some(libc::ENOENT), Some(line)) => {
+            format!(": its interpreter `{line}` (the #! line) was not found; fix the #! line")
+        }
+        (Some(libc::ENOEXEC), _) => {
+            ": it is neither a program nor a script starting with #! (add e.g. #!/bin/sh)".into()
+        }
+        (Some(libc::EACCES), _) => {
+            ": permission denied (its interpreter or a directory on the path is not executable)"
+                .into()
+        }
+        _ => String::new(),
+    };
+    anyhow::anyhow!(err).context(format!("cannot run the oracle {}{hint}", script.display()))
+}
+
+impl Oracle for ScriptOracle {
+    fn test(&self, candidate: &Candidate<'_>, cancel: Watch<'_>) -> TestOutcome {
+        match self.run(candidate.bytes, cancel) {
+            Ok((exit, _)) => TestOutcome {
+                verdict: if exit.interesting() {
+                    Verdict::Interesting
+                } else {
+                    Verdict::NotInteresting
+                },
+                timed_out: exit == Exit::Timeout,
+                cancelled: exit == Exit::Cancelled,
+            },
+            Err(err) => {
+                self.messages
+                    .say(&format!("reduce: a test could not run: {err:#}\n"));
+                Verdict::NotInteresting.into()
+            }
+        }
+    }
+}
+
+/// The default per-test timeout: 10× the original's run time, within [1 s,
+/// 300 s]; at least 60 s through a launcher, whose queueing time varies
+/// with the cluster's load far more than the oracle's own time does.
+pub fn default_timeout(original_run: Duration, launched: bool) -> Duration {
+    let floor = Duration::from_secs(if launched { 60 } else { 1 });
+    (original_run * 10).clamp(floor, Duration::from_secs(300).max(floor))
+}

@@ -1,0 +1,385 @@
+//! The processes of tests: each test's process group, found and killed
+//! whole when the test ends, times out or is cancelled; the table of
+//! running groups a second Ctrl-C stops; strays that left their group,
+//! found by the run's marker in their environment; waiting for a child
+//! with a time limit; collecting a child's output for `-v`.
+
+use std::fs;
+use std::io::Read;
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::process::{Child, ExitStatus};
+use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::{Arc, Mutex, OnceLock, mpsc};
+use std::time::{Duration, Instant};
+
+/// How long a test waits, after killing its group, for the group to be gone.
+const REAP_WAIT: Duration = Duration::from_millis(500);
+
+/// How long `-v` waits for a finished test's output pipes to close (a
+/// process that left the group may hold them open).
+pub(super) const OUTPUT_GRACE: Duration = Duration::from_millis(200);
+
+/// How much of each of a test's stdout and stderr `-v` keeps.
+const OUTPUT_CAP: usize = 64 * 1024;
+
+/// The environment variable naming the run, set for every process started here.
+pub const RUN_MARKER_VAR: &str = "REDUCE_RUN_ID";
+
+/// This run's value of [`RUN_MARKER_VAR`]: unique per `reduce` process.
+pub fn run_marker() -> &'static str {
+    static MARKER: OnceLock<String> = OnceLock::new();
+    MARKER.get_or_init(|| {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        format!("{}-{nanos:x}", std::process::id())
+    })
+}
+
+/// SIGKILLs every process that carries this run's marker in its environment
+/// (found through `/proc`; elsewhere this does nothing) and returns how many
+/// it signalled. Test processes still in their group are killed with it; this
+/// catches the ones that escaped it (`setsid`, double forks, daemons). A
+/// process that also cleared its environment is not found.
+pub fn kill_strays() -> usize {
+    let needle = format!("{RUN_MARKER_VAR}={}", run_marker());
+    let me = std::process::id();
+    let mut killed = 0;
+    let mut victims = Vec::new();
+    // A stray may fork while we look: a few rounds catch its children.
+    for _ in 0..3 {
+        let Ok(entries) = fs::read_dir("/proc") else {
+            return killed;
+        };
+        let mut found = 0;
+        for entry in entries.flatten() {
+            let Some(pid) = entry
+                .file_name()
+                .to_str()
+                .and_then(|n| n.parse::<u32>().ok())
+            else {
+                continue;
+            };
+            if pid == me {
+                continue;
+            }
+            let Ok(environ) = fs::read(entry.path().join("environ")) else {
+                continue;
+            };
+            if environ.split(|&b| b == 0).any(|v| v == needle.as_bytes()) {
+                // SAFETY: kill has no memory-safety preconditions.
+                unsafe {
+                    libc::kill(pid as i32, libc::SIGKILL);
+                }
+                victims.push(pid);
+                found += 1;
+            }
+        }
+        killed += found;
+        if found == 0 {
+            break;
+        }
+        // Let the victims die before looking again (and before returning).
+        let deadline = Instant::now() + REAP_WAIT;
+        while !victims.iter().all(|&p| is_dead(p)) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        victims.clear();
+    }
+    killed
+}
+
+/// The process groups of the tests running now, for [`stop_running_tests`]:
+/// a fixed table of atomics, because a signal handler reads it. A positive
+/// entry is a local test's group, a negative one a launched test's.
+static RUNNING_GROUPS: [AtomicI32; 1024] = [const { AtomicI32::new(0) }; 1024];
+
+/// A test's entry in [`RUNNING_GROUPS`], cleared when dropped. With more
+/// tests at once than the table holds, the extra ones are not entered.
+pub(super) struct RunningGroup(Option<usize>);
+
+impl RunningGroup {
+    pub(super) fn enter(group: i32, launched: bool) -> Self {
+        let value = if launched { -group } else { group };
+        let slot = RUNNING_GROUPS.iter().position(|s| {
+            s.compare_exchange(0, value, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+        });
+        RunningGroup(slot)
+    }
+}
+
+impl Drop for RunningGroup {
+    fn drop(&mut self) {
+        if let Some(slot) = self.0 {
+            RUNNING_GROUPS[slot].store(0, Ordering::SeqCst);
+        }
+    }
+}
+
+/// Stops every running test at once: SIGKILL to local tests' groups,
+/// SIGTERM to launched ones (a launcher such as srun then cancels its job
+/// on its own). For a second Ctrl-C, which exits without waiting; safe to
+/// call from a signal handler (atomic loads and `killpg` only).
+pub fn stop_running_tests() {
+    for slot in &RUNNING_GROUPS {
+        let value = slot.load(Ordering::SeqCst);
+        if value != 0 {
+            let signal = if value > 0 {
+                libc::SIGKILL
+            } else {
+                libc::SIGTERM
+            };
+            signal_group(value.abs(), signal);
+        }
+    }
+}
+
+/// Makes this process the reaper of its orphaned descendants (Linux), so
+/// that the members of a killed test group whose parent died become our
+/// children and [`group_gone`] can reap them at once instead of waiting
+/// for init. Idempotent; does nothing where unsupported.
+pub(super) fn become_subreaper() {
+    static ONCE: OnceLock<()> = OnceLock::new();
+    ONCE.get_or_init(|| {
+        // SAFETY: PR_SET_CHILD_SUBREAPER takes an integer flag and no pointers.
+        #[cfg(target_os = "linux")]
+        unsafe {
+            libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
+        }
+    });
+}
+
+/// Whether `group` has no process left, after reaping the members that
+/// are our children (orphans handed to us as their subreaper). Zombies
+/// whose parent is alive still count until that parent reaps them.
+fn group_gone(group: i32) -> bool {
+    // SAFETY: waitpid on a process group with WNOHANG and no status pointer.
+    while unsafe { libc::waitpid(-group, std::ptr::null_mut(), libc::WNOHANG) } > 0 {}
+    // SAFETY: killpg with signal 0 only checks whether the group exists.
+    unsafe { libc::killpg(group, 0) != 0 }
+}
+
+pub(super) fn signal_group(group: i32, signal: i32) {
+    // SAFETY: killpg has no memory-safety preconditions; a stale group id
+    // only yields ESRCH, which is ignored.
+    unsafe {
+        libc::killpg(group, signal);
+    }
+}
+
+/// Waits (at most [`REAP_WAIT`]) until no process of `group` is alive, so
+/// that a test is over when `run` returns: killed processes die only once
+/// the scheduler runs them. Zombies do not count (orphans wait for init,
+/// which may reap them only much later).
+pub(super) fn wait_until_group_gone(group: i32) {
+    wait_for_group(group, REAP_WAIT);
+}
+
+/// Waits at most `limit` until no process of `group` is alive (zombies do
+/// not count).
+fn wait_for_group(group: i32, limit: Duration) {
+    let started = Instant::now();
+    // Killed members usually vanish within milliseconds. The /proc scan
+    // (which tells zombies waiting to be reaped from live members) runs
+    // only if the group is still there after 20 ms, then every 100 ms:
+    // with hundreds of tests cancelled at once, scanning /proc per test
+    // would cost the reducer more than everything else it does.
+    let mut next_scan = started + Duration::from_millis(20);
+    let mut pause = Duration::from_millis(1);
+    while !group_gone(group) && started.elapsed() < limit {
+        if Instant::now() >= next_scan {
+            if !group_has_live_member(group) {
+                break;
+            }
+            next_scan = Instant::now() + Duration::from_millis(100);
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(10));
+    }
+}
+
+/// The state, parent and process group of `pid`, from `/proc/<pid>/stat`.
+fn proc_stat(pid: &str) -> Option<(char, i32, i32)> {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The fields after the parenthesized command name: state ppid pgrp ...
+    let (_, rest) = stat.rsplit_once(')')?;
+    let mut fields = rest.split_whitespace();
+    let state = fields.next()?.chars().next()?;
+    let ppid = fields.next()?.parse().ok()?;
+    let pgrp = fields.next()?.parse().ok()?;
+    Some((state, ppid, pgrp))
+}
+
+/// Whether a process of `group` is alive (not a zombie); false where there
+/// is no `/proc`.
+fn group_has_live_member(group: i32) -> bool {
+    let Ok(entries) = fs::read_dir("/proc") else {
+        return false;
+    };
+    entries.flatten().any(|entry| {
+        let name = entry.file_name();
+        let Some(pid) = name
+            .to_str()
+            .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
+        else {
+            return false;
+        };
+        proc_stat(pid).is_some_and(|(state, _, pgrp)| pgrp == group && !matches!(state, 'Z' | 'X'))
+    })
+}
+
+/// Whether process `pid` has exited (it is gone, or a zombie).
+fn is_dead(pid: u32) -> bool {
+    proc_stat(&pid.to_string()).is_none_or(|(state, _, _)| matches!(state, 'Z' | 'X'))
+}
+
+/// Waits for a child to exit with a time limit. On Linux it polls a pidfd,
+/// one system call per wake-up; elsewhere (or on kernels without
+/// `pidfd_open`) it uses the `wait-timeout` crate's SIGCHLD self-pipe.
+pub(super) struct ExitWaiter {
+    pub(super) pidfd: Option<OwnedFd>,
+}
+
+impl ExitWaiter {
+    pub(super) fn new(child: &Child) -> Self {
+        #[cfg(target_os = "linux")]
+        {
+            // SAFETY: pidfd_open takes a pid and flags; it returns a new fd or -1.
+            let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, child.id() as libc::pid_t, 0) };
+            if fd >= 0 {
+                // SAFETY: `fd` was just returned by pidfd_open and is owned here only.
+                let pidfd = unsafe { OwnedFd::from_raw_fd(fd as i32) };
+                return ExitWaiter { pidfd: Some(pidfd) };
+            }
+        }
+        let _ = child;
+        ExitWaiter { pidfd: None }
+    }
+
+    /// The child's exit status if it exits within `limit`.
+    pub(super) fn wait(
+        &self,
+        child: &mut Child,
+        limit: Duration,
+    ) -> std::io::Result<Option<ExitStatus>> {
+        self.wait_or_wake(child, limit, None)
+    }
+
+    /// [`Self::wait`], also returning (with `None`) as soon as `wake`
+    /// becomes readable.
+    pub(super) fn wait_or_wake(
+        &self,
+        child: &mut Child,
+        limit: Duration,
+        wake: Option<i32>,
+    ) -> std::io::Result<Option<ExitStatus>> {
+        let Some(pidfd) = &self.pidfd else {
+            return wait_timeout::ChildExt::wait_timeout(child, limit);
+        };
+        let mut fds = [pidfd.as_raw_fd(), wake.unwrap_or(-1)].map(|fd| libc::pollfd {
+            fd,
+            events: libc::POLLIN,
+            revents: 0,
+        });
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Some(status) = child.try_wait()? {
+                return Ok(Some(status));
+            }
+            if fds[1].revents != 0 {
+                return Ok(None); // woken: the caller looks at why
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return Ok(None);
+            }
+            // Rounded up: a poll that ends early only costs another round.
+            let ms = left.as_micros().div_ceil(1000).min(i32::MAX as u128) as i32;
+            // SAFETY: two valid pollfds (a negative fd is ignored by poll);
+            // an interrupted poll just loops.
+            unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, ms) };
+        }
+    }
+}
+
+/// SIGTERM the group, give it up to `grace` to exit (the child and every
+/// other member: a launcher may still be cancelling its job after the shell
+/// that started it died), then SIGKILL it and reap the child.
+pub(super) fn kill_group(child: &mut Child, waiter: &ExitWaiter, group: i32, grace: Duration) {
+    signal_group(group, libc::SIGTERM);
+    let deadline = Instant::now() + grace;
+    let left = || deadline.saturating_duration_since(Instant::now());
+    // The child first (it is ours to reap), then the rest of its group.
+    if matches!(waiter.wait(child, left()), Ok(Some(_))) {
+        wait_for_group(group, left());
+    }
+    signal_group(group, libc::SIGKILL);
+    let _ = child.wait();
+}
+
+/// Collects a child's stdout and stderr (at most [`OUTPUT_CAP`] bytes of
+/// each; the rest is read and dropped) on threads.
+pub(super) struct Drain {
+    kept: Vec<Arc<Mutex<Vec<u8>>>>,
+    done: mpsc::Receiver<()>,
+}
+
+impl Drain {
+    /// What was collected, once both pipes closed or `grace` passed: a
+    /// process that escaped the group may keep a pipe open for long; its
+    /// reader thread is then left to finish on its own.
+    pub(super) fn finish(self, grace: Duration) -> Vec<u8> {
+        let deadline = Instant::now() + grace;
+        for _ in 0..self.kept.len() {
+            let left = deadline.saturating_duration_since(Instant::now());
+            if self.done.recv_timeout(left).is_err() {
+                break;
+            }
+        }
+        self.kept
+            .iter()
+            .flat_map(|k| std::mem::take(&mut *k.lock().unwrap_or_else(|e| e.into_inner())))
+            .collect()
+    }
+}
+
+pub(super) fn drain_output(child: &mut Child) -> Drain {
+    let (tx, done) = mpsc::channel();
+    let mut kept = Vec::new();
+    let mut spawn_reader = |mut r: Box<dyn Read + Send>| {
+        let buf_out = Arc::new(Mutex::new(Vec::new()));
+        kept.push(Arc::clone(&buf_out));
+        let tx = tx.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = r.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                let mut k = buf_out.lock().unwrap_or_else(|e| e.into_inner());
+                let room = OUTPUT_CAP.saturating_sub(k.len());
+                k.extend_from_slice(&buf[..n.min(room)]);
+            }
+            let _ = tx.send(());
+        });
+    };
+    if let Some(out) = child.stdout.take() {
+        spawn_reader(Box::new(out));
+    }
+    if let Some(err) = child.stderr.take() {
+        spawn_reader(Box::new(err));
+    }
+    Drain { kept, done }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn run_markers_are_stable_within_a_run() {
+        assert_eq!(run_marker(), run_marker());
+        assert!(run_marker().starts_with(&format!("{}-", std::process::id())));
+    }
+}
