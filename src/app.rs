@@ -315,6 +315,7 @@ pub fn run(cli: Cli, signals: &Signals) -> Result<i32> {
     ));
 
     let mut progress = Progress::new(quiet || cli.verbose, units.len(), source.len() as u64);
+    let oracle = oracle.with_messages(Arc::new(progress.printer()));
     let limits = Limits {
         max_tests: cli.max_tests,
         deadline: max_time.map(|d| started + d),

@@ -19,13 +19,13 @@ use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
 /// A node kind (named or anonymous), dense per grammar.
-pub type KindId = u16;
+pub(crate) type KindId = u16;
 /// A slot: one field of a kind, or a kind's unnamed children.
-pub type SlotId = u32;
+pub(crate) type SlotId = u32;
 
 /// How a child sits in its parent, as far as deletion is concerned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Role {
+pub(crate) enum Role {
     /// Must stay for the parent to exist.
     Mandatory,
     /// Zero or one (`required: false`, `multiple: false`).
@@ -42,14 +42,14 @@ pub enum Role {
 
 impl Role {
     /// Whether deleting a node in this role keeps its parent grammatical.
-    pub fn deletable(self) -> bool {
+    pub(crate) fn deletable(self) -> bool {
         !matches!(self, Role::Mandatory)
     }
 }
 
 /// What a slot allows.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Slot {
+pub(crate) struct Slot {
     pub multiple: bool,
     pub required: bool,
     /// Kinds that may fill the slot, sorted, supertypes expanded.
@@ -57,7 +57,7 @@ pub struct Slot {
 }
 
 impl Slot {
-    pub fn role(&self) -> Role {
+    pub(crate) fn role(&self) -> Role {
         match (self.multiple, self.required) {
             (true, false) => Role::ListElem,
             (true, true) => Role::PlusElem,
@@ -83,7 +83,7 @@ struct KindSlots {
 /// that starts after a separator by `open`, `element` and the separator;
 /// likewise at its end with `close`.
 #[derive(Clone, Debug)]
-pub struct ListContext {
+pub(crate) struct ListContext {
     pub open: Vec<u8>,
     pub element: Vec<u8>,
     pub close: Vec<u8>,
@@ -156,7 +156,7 @@ pub struct Grammar {
 /// How a member access names its member and where members are declared
 /// (`member_globals` in grammars/*.json).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct MemberGlobal {
+pub(crate) struct MemberGlobal {
     /// The access's field holding the member's name (one token).
     pub member_field: String,
     /// The kind of node that declares members.
@@ -167,7 +167,7 @@ pub struct MemberGlobal {
 
 /// A text a node may be replaced by (`grammars/*.json`, key `replacements`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Replacement {
+pub(crate) struct Replacement {
     pub text: Arc<[u8]>,
     /// Only where the node fills a field of this name; anywhere if `None`.
     pub field: Option<String>,
@@ -183,7 +183,7 @@ impl Grammar {
     }
 
     /// Reads a tree-sitter `node-types.json`.
-    pub fn from_node_types(name: &str, json: &str) -> Result<Self> {
+    pub(crate) fn from_node_types(name: &str, json: &str) -> Result<Self> {
         let entries: Vec<Value> = serde_json::from_str(json)
             .with_context(|| format!("{name}: node-types is not a JSON array"))?;
         let mut g = Grammar::empty(name);
@@ -258,7 +258,7 @@ impl Grammar {
     }
 
     /// The id of a kind, registering it if new.
-    pub fn kind_id(&mut self, name: &str, named: bool) -> KindId {
+    pub(crate) fn kind_id(&mut self, name: &str, named: bool) -> KindId {
         if let Some(&id) = self.by_name.get(&(name.to_string(), named)) {
             return id;
         }
@@ -269,30 +269,27 @@ impl Grammar {
     }
 
     /// The id of a known kind.
-    pub fn find_kind(&self, name: &str, named: bool) -> Option<KindId> {
+    pub(crate) fn find_kind(&self, name: &str, named: bool) -> Option<KindId> {
         self.by_name.get(&(name.to_string(), named)).copied()
     }
 
-    pub fn kind_name(&self, kind: KindId) -> &str {
+    #[cfg(test)]
+    pub(crate) fn kind_name(&self, kind: KindId) -> &str {
         &self.kinds[kind as usize].0
     }
 
-    pub fn is_named(&self, kind: KindId) -> bool {
+    pub(crate) fn is_named(&self, kind: KindId) -> bool {
         self.kinds[kind as usize].1
     }
 
-    pub fn kind_count(&self) -> usize {
-        self.kinds.len()
-    }
-
-    pub fn slot(&self, slot: SlotId) -> &Slot {
+    pub(crate) fn slot(&self, slot: SlotId) -> &Slot {
         &self.slots[slot as usize]
     }
 
     /// The slot a child fills in a `parent` node: its field's, or, for a named
     /// child outside any field, the unnamed children's. `None` for anonymous
     /// tokens outside fields (punctuation, keywords), which are mandatory.
-    pub fn slot_of(
+    pub(crate) fn slot_of(
         &self,
         parent: KindId,
         field: Option<&str>,
@@ -311,24 +308,24 @@ impl Grammar {
     }
 
     /// Whether `kind` is listed as never to be deleted.
-    pub fn never_deleted(&self, kind: KindId) -> bool {
+    pub(crate) fn never_deleted(&self, kind: KindId) -> bool {
         self.never_delete.contains(&kind)
     }
 
     /// Whether `token_kind` separates elements inside a `parent` node.
-    pub fn is_separator(&self, parent: KindId, token_kind: KindId) -> bool {
+    pub(crate) fn is_separator(&self, parent: KindId, token_kind: KindId) -> bool {
         self.separators
             .get(&parent)
             .is_some_and(|seps| seps.contains(&token_kind))
     }
 
     /// Whether `parent` nodes have separated elements at all.
-    pub fn has_separators(&self, parent: KindId) -> bool {
+    pub(crate) fn has_separators(&self, parent: KindId) -> bool {
         self.separators.contains_key(&parent)
     }
 
     /// Declares that `separator` tokens separate the elements of `parent` nodes.
-    pub fn add_separator(&mut self, parent: &str, separator: &str) -> Result<()> {
+    pub(crate) fn add_separator(&mut self, parent: &str, separator: &str) -> Result<()> {
         let Some(p) = self.find_kind(parent, true) else {
             bail!("{}: unknown node kind `{parent}`", self.name);
         };
@@ -341,7 +338,7 @@ impl Grammar {
 
     /// Whether `token_kind`, outside any field of a `parent` node, may be
     /// deleted on its own.
-    pub fn is_optional_token(&self, parent: KindId, token_kind: KindId) -> bool {
+    pub(crate) fn is_optional_token(&self, parent: KindId, token_kind: KindId) -> bool {
         self.optional_tokens
             .get(&parent)
             .is_some_and(|tokens| tokens.contains(&token_kind))
@@ -349,7 +346,7 @@ impl Grammar {
 
     /// Declares that `token` tokens directly under `parent` nodes may be
     /// deleted on their own.
-    pub fn add_optional_token(&mut self, parent: &str, token: &str) -> Result<()> {
+    pub(crate) fn add_optional_token(&mut self, parent: &str, token: &str) -> Result<()> {
         let Some(p) = self.find_kind(parent, true) else {
             bail!("{}: unknown node kind `{parent}`", self.name);
         };
@@ -361,7 +358,7 @@ impl Grammar {
     }
 
     /// Declares that nodes of `kind` are never deleted.
-    pub fn add_never_delete(&mut self, kind: &str) -> Result<()> {
+    pub(crate) fn add_never_delete(&mut self, kind: &str) -> Result<()> {
         let Some(k) = self.find_kind(kind, true) else {
             bail!("{}: unknown node kind `{kind}`", self.name);
         };
@@ -371,7 +368,7 @@ impl Grammar {
 
     /// Marks `kind` (named) as an identifier kind (for `--rename` and
     /// identifier replacement).
-    pub fn add_identifier(&mut self, kind: &str) -> Result<()> {
+    pub(crate) fn add_identifier(&mut self, kind: &str) -> Result<()> {
         let Some(k) = self.find_kind(kind, true) else {
             bail!("{}: unknown node kind `{kind}`", self.name);
         };
@@ -382,7 +379,7 @@ impl Grammar {
     /// Declares that the elements of a `kind` list parse alone between
     /// `open` and `close`, beside the stand-in element `element` (see
     /// [`ListContext`]).
-    pub fn add_list_context(&mut self, kind: &str, texts: [&str; 3]) -> Result<()> {
+    pub(crate) fn add_list_context(&mut self, kind: &str, texts: [&str; 3]) -> Result<()> {
         let Some(k) = self.find_kind(kind, true) else {
             bail!("{}: unknown node kind `{kind}`", self.name);
         };
@@ -399,12 +396,12 @@ impl Grammar {
     }
 
     /// How a stretch of a `kind` list's elements is parsed alone, if it can be.
-    pub fn list_context(&self, kind: KindId) -> Option<&ListContext> {
+    pub(crate) fn list_context(&self, kind: KindId) -> Option<&ListContext> {
         self.list_contexts.get(&kind)
     }
 
     /// Marks the anonymous token `token` as one half of a bracket pair.
-    pub fn add_paired_token(&mut self, token: &str) -> Result<()> {
+    pub(crate) fn add_paired_token(&mut self, token: &str) -> Result<()> {
         let Some(k) = self.find_kind(token, false) else {
             bail!("{}: unknown token `{token}`", self.name);
         };
@@ -414,7 +411,7 @@ impl Grammar {
 
     /// Declares that a consumer supplies tokens of `kind` (a named kind,
     /// else an anonymous one) when they are missing.
-    pub fn add_implied_token(&mut self, kind: &str) -> Result<()> {
+    pub(crate) fn add_implied_token(&mut self, kind: &str) -> Result<()> {
         let Some(k) = self
             .find_kind(kind, true)
             .or_else(|| self.find_kind(kind, false))
@@ -426,43 +423,43 @@ impl Grammar {
     }
 
     /// Whether a consumer supplies tokens of `kind` when they are missing.
-    pub fn is_implied_token(&self, kind: KindId) -> bool {
+    pub(crate) fn is_implied_token(&self, kind: KindId) -> bool {
         self.implied_tokens.contains(&kind)
     }
 
     /// Whether any token kind is implied.
-    pub fn has_implied_tokens(&self) -> bool {
+    pub(crate) fn has_implied_tokens(&self) -> bool {
         !self.implied_tokens.is_empty()
     }
 
     /// Whether tokens of `kind` are one half of a bracket pair.
-    pub fn is_paired_token(&self, kind: KindId) -> bool {
+    pub(crate) fn is_paired_token(&self, kind: KindId) -> bool {
         self.paired_tokens.contains(&kind)
     }
 
     /// Which bracket pair tokens of `kind` belong to (an index), and whether
     /// they open it; `None` for tokens that are no bracket. `paired_tokens`
     /// lists each pair's opening token, then its closing one.
-    pub fn bracket(&self, kind: KindId) -> Option<(usize, bool)> {
+    pub(crate) fn bracket(&self, kind: KindId) -> Option<(usize, bool)> {
         let at = self.paired_tokens.iter().position(|&k| k == kind)?;
         Some((at / 2, at % 2 == 0))
     }
 
     /// Whether tokens of `kind` are identifiers (names).
-    pub fn is_identifier(&self, kind: KindId) -> bool {
+    pub(crate) fn is_identifier(&self, kind: KindId) -> bool {
         self.identifiers.contains(&kind)
     }
 
     /// The texts a node of `kind` may be replaced by, in the order to try
     /// them (empty for most kinds); see [`Self::replacement_fits`].
-    pub fn replacements(&self, kind: KindId) -> &[Replacement] {
+    pub(crate) fn replacements(&self, kind: KindId) -> &[Replacement] {
         self.replacements.get(&kind).map_or(&[], Vec::as_slice)
     }
 
     /// Declares that a node of `kind` defines an alias: its child in field
     /// `name` names it, its child in field `target` is what it stands for,
     /// together with its children of the kinds `along` (C's attributes).
-    pub fn add_alias(
+    pub(crate) fn add_alias(
         &mut self,
         kind: &str,
         name: &str,
@@ -478,7 +475,7 @@ impl Grammar {
 
     /// If a node of `kind` defines an alias, the fields naming it and
     /// holding what it stands for.
-    pub fn alias_fields(&self, kind: KindId) -> Option<(&str, &str)> {
+    pub(crate) fn alias_fields(&self, kind: KindId) -> Option<(&str, &str)> {
         self.aliases
             .iter()
             .find(|(k, ..)| *k == kind)
@@ -487,7 +484,7 @@ impl Grammar {
 
     /// The kinds of an alias definition's children that go with its
     /// target where the alias is written out.
-    pub fn alias_along(&self, kind: KindId) -> &[KindId] {
+    pub(crate) fn alias_along(&self, kind: KindId) -> &[KindId] {
         self.aliases
             .iter()
             .find(|(k, ..)| *k == kind)
@@ -535,7 +532,7 @@ impl Grammar {
     /// may become the statement of the value at `path` (field names,
     /// outermost first) under it: that value followed by the node's own
     /// last token (`int a = f();` → `f();` in a block).
-    pub fn add_statement_value(
+    pub(crate) fn add_statement_value(
         &mut self,
         kind: &str,
         within: &[&str],
@@ -557,7 +554,7 @@ impl Grammar {
 
     /// The field path to the value a node of `kind` under a parent of
     /// kind `parent` may become the statement of, if any.
-    pub fn statement_value(&self, kind: KindId, parent: KindId) -> Option<&[String]> {
+    pub(crate) fn statement_value(&self, kind: KindId, parent: KindId) -> Option<&[String]> {
         self.statement_values
             .get(&kind)
             .filter(|(within, _)| within.contains(&parent))
@@ -571,7 +568,7 @@ impl Grammar {
     /// Declares that a node of `kind` whose parent is of a kind in
     /// `parents` may move to the top level (a local declaration to file
     /// scope).
-    pub fn add_hoist(&mut self, kind: &str, parents: &[&str]) -> Result<()> {
+    pub(crate) fn add_hoist(&mut self, kind: &str, parents: &[&str]) -> Result<()> {
         let k = self.named_kind(kind)?;
         let parents = self.named_kinds(parents)?;
         if parents.is_empty() {
@@ -582,13 +579,13 @@ impl Grammar {
     }
 
     /// Whether any kind may move to the top level.
-    pub fn has_hoists(&self) -> bool {
+    pub(crate) fn has_hoists(&self) -> bool {
         !self.hoists.is_empty()
     }
 
     /// Whether a node of `kind` under a parent of `parent`'s kind may move
     /// to the top level.
-    pub fn hoists_from(&self, kind: KindId, parent: KindId) -> bool {
+    pub(crate) fn hoists_from(&self, kind: KindId, parent: KindId) -> bool {
         self.hoists.get(&kind).is_some_and(|p| p.contains(&parent))
     }
 
@@ -596,7 +593,7 @@ impl Grammar {
     /// field `member`, may become a new top-level variable declared as
     /// that member is: by a node of kind `declaration`, in its field
     /// `declarator`.
-    pub fn add_member_global(
+    pub(crate) fn add_member_global(
         &mut self,
         kind: &str,
         member: &str,
@@ -619,12 +616,12 @@ impl Grammar {
 
     /// How a node of `kind` names a member, if it is a member access that
     /// may become a top-level variable.
-    pub fn member_global(&self, kind: KindId) -> Option<&MemberGlobal> {
+    pub(crate) fn member_global(&self, kind: KindId) -> Option<&MemberGlobal> {
         self.member_globals.get(&kind)
     }
 
     /// All member-access rules (to index the declarations once per tree).
-    pub fn member_globals(&self) -> impl Iterator<Item = &MemberGlobal> {
+    pub(crate) fn member_globals(&self) -> impl Iterator<Item = &MemberGlobal> {
         self.member_globals.values()
     }
 
@@ -633,7 +630,7 @@ impl Grammar {
     /// lists of all such nodes naming the same thing (a function's
     /// parameters, every call's arguments) may lose their `i`-th elements
     /// together.
-    pub fn add_positional_list(&mut self, kind: &str, name: &str, list: &str) -> Result<()> {
+    pub(crate) fn add_positional_list(&mut self, kind: &str, name: &str, list: &str) -> Result<()> {
         let k = self.kind_with_fields(kind, &[name, list])?;
         self.positional_lists
             .insert(k, (name.to_string(), list.to_string()));
@@ -642,7 +639,7 @@ impl Grammar {
 
     /// The name field and list field of a node of `kind`, if its list's
     /// elements go by position (`positional_lists`).
-    pub fn positional_list(&self, kind: KindId) -> Option<(&str, &str)> {
+    pub(crate) fn positional_list(&self, kind: KindId) -> Option<(&str, &str)> {
         self.positional_lists
             .get(&kind)
             .map(|(name, list)| (name.as_str(), list.as_str()))
@@ -652,7 +649,7 @@ impl Grammar {
     /// pass proposes (a statement value, a member global, an alias
     /// written out everywhere or a position dropped from every list of a
     /// name; hoists have a phase of their own).
-    pub fn has_structural_rewrite(&self, kind: KindId) -> bool {
+    pub(crate) fn has_structural_rewrite(&self, kind: KindId) -> bool {
         self.statement_values.contains_key(&kind)
             || self.member_globals.contains_key(&kind)
             || self.alias_fields(kind).is_some()
@@ -660,14 +657,14 @@ impl Grammar {
     }
 
     /// The field name of `slot`, if it is a field.
-    pub fn field_name(&self, slot: Option<SlotId>) -> Option<&str> {
+    pub(crate) fn field_name(&self, slot: Option<SlotId>) -> Option<&str> {
         slot.and_then(|s| self.slot_fields.get(&s))
             .map(String::as_str)
     }
 
     /// Whether `replacement` applies to a node that fills `slot` (the
     /// node's [`crate::tree::Tree::slot`]).
-    pub fn replacement_fits(&self, replacement: &Replacement, slot: Option<SlotId>) -> bool {
+    pub(crate) fn replacement_fits(&self, replacement: &Replacement, slot: Option<SlotId>) -> bool {
         match &replacement.field {
             None => true,
             Some(field) => slot.and_then(|s| self.slot_fields.get(&s)) == Some(field),
@@ -679,7 +676,12 @@ impl Grammar {
     /// it fills a field of that name (which some kind must have, accepting
     /// `kind`). The text must not be blank: deleting is the deletion
     /// policies' business.
-    pub fn add_replacement(&mut self, kind: &str, field: Option<&str>, text: &str) -> Result<()> {
+    pub(crate) fn add_replacement(
+        &mut self,
+        kind: &str,
+        field: Option<&str>,
+        text: &str,
+    ) -> Result<()> {
         let Some(k) = self.find_kind(kind, true) else {
             bail!("{}: unknown node kind `{kind}`", self.name);
         };

@@ -20,9 +20,7 @@ use crate::grammar::Grammar;
 /// How a large input is cut into pieces for parsing, so that tree-sitter
 /// never holds the tree of more than a piece (see `tree/parse/pieces.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pieces {
-    /// Always parsed whole.
-    Whole,
+pub(crate) enum Pieces {
     /// The root is a sequence of top-level items, ended where a new item
     /// must start (a `;` or `}` followed by a declaration keyword or a
     /// preprocessor line): C and languages lexed like it.
@@ -33,7 +31,7 @@ pub enum Pieces {
 }
 
 /// One language of the registry.
-pub struct LanguageDef {
+struct LanguageDef {
     /// The name `--lang` takes and messages use.
     pub name: &'static str,
     /// File extensions (without the dot) that select it.
@@ -112,7 +110,7 @@ impl Language {
     }
 
     /// The language `--lang <name>` asks for.
-    pub fn from_name(name: &str) -> Option<Language> {
+    pub(crate) fn from_name(name: &str) -> Option<Language> {
         Language::all().find(|l| l.name().eq_ignore_ascii_case(name))
     }
 
@@ -123,7 +121,7 @@ impl Language {
     }
 
     /// The language of a file, from its extension.
-    pub fn from_path(path: &Path) -> Option<Language> {
+    pub(crate) fn from_path(path: &Path) -> Option<Language> {
         let ext = path.extension()?.to_str()?;
         Language::all().find(|l| {
             l.0.extensions
@@ -133,27 +131,27 @@ impl Language {
     }
 
     /// The tree-sitter language to parse with.
-    pub fn ts_language(self) -> tree_sitter::Language {
+    pub(crate) fn ts_language(self) -> tree_sitter::Language {
         (self.0.ts_language)()
     }
 
     /// The grammar crate's `node-types.json`.
-    pub fn node_types(self) -> &'static str {
+    pub(crate) fn node_types(self) -> &'static str {
         self.0.node_types
     }
 
     /// The per-language data of `grammars/<lang>.json`.
-    pub fn grammar_data(self) -> &'static str {
+    fn grammar_data(self) -> &'static str {
         self.0.data
     }
 
     /// How a large input is cut into pieces for parsing.
-    pub fn pieces(self) -> Pieces {
+    pub(crate) fn pieces(self) -> Pieces {
         self.0.pieces
     }
 
     /// Builds the grammar facts: node-types, then `grammars/<lang>.json`.
-    pub fn load_grammar(self) -> Result<Grammar> {
+    fn load_grammar(self) -> Result<Grammar> {
         let mut grammar = Grammar::from_node_types(self.name(), self.node_types())?;
         grammar
             .apply_data(self.grammar_data())
@@ -162,7 +160,7 @@ impl Language {
     }
 
     /// The grammar facts, built once per process.
-    pub fn grammar(self) -> &'static Grammar {
+    pub(crate) fn grammar(self) -> &'static Grammar {
         // The embedded data is checked by the tests, so failing here is a bug.
         self.0.grammar.get_or_init(|| match self.load_grammar() {
             Ok(g) => g,
@@ -173,7 +171,7 @@ impl Language {
 
 /// Whether an input of no known language should be reduced byte by byte:
 /// its first 8 KB hold a NUL byte or are not UTF-8.
-pub fn looks_binary(bytes: &[u8]) -> bool {
+pub(crate) fn looks_binary(bytes: &[u8]) -> bool {
     let head = &bytes[..bytes.len().min(8192)];
     if head.contains(&0) {
         return true;

@@ -6,6 +6,10 @@
 //! [`reducer::Reducer`] loop, which judges candidates with an
 //! [`interfaces::Oracle`] (a user script, or any closure in tests).
 
+// The documentation is for maintainers and is built with
+// `--document-private-items` (`.ci/run`), where links to private items resolve.
+#![allow(rustdoc::private_intra_doc_links)]
+
 pub mod app;
 pub mod bitset;
 pub mod cache;

@@ -17,7 +17,6 @@ use std::time::Duration;
 
 use crate::interfaces::SyntaxFilter;
 use crate::languages::Language;
-use crate::tree::Tree;
 use crate::tree::sitter::{PARSE_TIMEOUT, count_error_regions, count_errors, reparse};
 use edit::{ByteEdit, LineIndex, byte_edit, input_edit};
 
@@ -96,19 +95,21 @@ impl SyntaxCheck {
     }
 
     /// A check against the original input's tree.
-    pub fn for_tree(language: Language, tree: &Tree) -> Self {
+    #[cfg(test)]
+    pub(crate) fn for_tree(language: Language, tree: &crate::tree::Tree) -> Self {
         SyntaxCheck::new(language, tree.parse_errors)
     }
 
     /// The parse errors of `bytes`, or `None` if parsing timed out.
-    pub fn errors_in(&self, bytes: &[u8]) -> Option<usize> {
+    #[cfg(test)]
+    pub(crate) fn errors_in(&self, bytes: &[u8]) -> Option<usize> {
         self.parse(bytes).map(|t| count_errors(t.root_node()))
     }
 
     /// The error regions of `bytes` (parse errors other than missing
     /// tokens), or `None` if parsing timed out.
     #[cfg(test)]
-    pub fn error_regions_in(&self, bytes: &[u8]) -> Option<usize> {
+    fn error_regions_in(&self, bytes: &[u8]) -> Option<usize> {
         self.parse(bytes)
             .map(|t| count_error_regions(t.root_node()))
     }

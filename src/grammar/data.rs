@@ -10,7 +10,7 @@ use super::Grammar;
 
 impl Grammar {
     /// Applies a `grammars/*.json` file on top of the node-types facts.
-    pub fn apply_data(&mut self, data: &str) -> Result<()> {
+    pub(crate) fn apply_data(&mut self, data: &str) -> Result<()> {
         apply_grammar_data(self, data)
     }
 }
@@ -18,7 +18,7 @@ impl Grammar {
 /// The entries of `key`, an object mapping kinds to lists of strings
 /// (`shape` says which, for the error), as pairs; none if `key` is absent.
 fn kinds_to_texts<'a>(
-    object: &'a serde_json::Map<String, Value>,
+    object: &'a Object,
     key: &str,
     shape: &str,
 ) -> Result<Vec<(&'a str, Vec<&'a str>)>> {
@@ -40,39 +40,63 @@ fn kinds_to_texts<'a>(
         .collect())
 }
 
+/// The keys a `grammars/*.json` file may have.
+const KEYS: &[&str] = &[
+    "description",
+    "separators",
+    "optional_tokens",
+    "never_delete",
+    "replacements",
+    "consumers_accept_more",
+    "top_level_items_parse_alone",
+    "lists_parse_alone",
+    "identifiers",
+    "paired_tokens",
+    "implied_tokens",
+    "implied_text",
+    "aliases",
+    "statement_values",
+    "hoists",
+    "member_globals",
+    "positional_lists",
+];
+
+type Object = serde_json::Map<String, Value>;
+
 /// Applies a `grammars/*.json` file (format in `grammars/README.md`).
 fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
     let value: Value = serde_json::from_str(data).context("not valid JSON")?;
     let Some(object) = value.as_object() else {
         bail!("the top level is not an object");
     };
-    for key in object.keys() {
-        if !matches!(
-            key.as_str(),
-            "description"
-                | "separators"
-                | "optional_tokens"
-                | "never_delete"
-                | "replacements"
-                | "consumers_accept_more"
-                | "top_level_items_parse_alone"
-                | "lists_parse_alone"
-                | "identifiers"
-                | "paired_tokens"
-                | "implied_tokens"
-                | "implied_text"
-                | "aliases"
-                | "statement_values"
-                | "hoists"
-                | "member_globals"
-                | "positional_lists"
-        ) {
-            bail!("unknown key `{key}`");
-        }
+    if let Some(key) = object.keys().find(|k| !KEYS.contains(&k.as_str())) {
+        bail!("unknown key `{key}`");
     }
     if !object.get("description").is_some_and(Value::is_string) {
         bail!("`description` must be a string");
     }
+    apply_token_lists(grammar, object)?;
+    if let Some(flag) = object.get("top_level_items_parse_alone") {
+        grammar.top_level_items_parse_alone = flag
+            .as_bool()
+            .context("`top_level_items_parse_alone` must be true or false")?;
+    }
+    apply_kind_rules(grammar, object)?;
+    if let Some(text) = object.get("implied_text") {
+        let text = text.as_str().context("`implied_text` must be a string")?;
+        grammar.implied_text = Some(text.to_string());
+    }
+    if let Some(flag) = object.get("consumers_accept_more") {
+        grammar.consumers_accept_more = flag
+            .as_bool()
+            .context("`consumers_accept_more` must be true or false")?;
+    }
+    apply_kind_lists(grammar, object)?;
+    apply_replacements(grammar, object)
+}
+
+/// `separators` and `optional_tokens`: parent kinds to token lists.
+fn apply_token_lists(grammar: &mut Grammar, object: &Object) -> Result<()> {
     type AddToken = fn(&mut Grammar, &str, &str) -> Result<()>;
     let token_lists: [(&str, AddToken); 2] = [
         ("separators", Grammar::add_separator),
@@ -95,11 +119,13 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
             }
         }
     }
-    if let Some(flag) = object.get("top_level_items_parse_alone") {
-        grammar.top_level_items_parse_alone = flag
-            .as_bool()
-            .context("`top_level_items_parse_alone` must be true or false")?;
-    }
+    Ok(())
+}
+
+/// The rules that map a kind to a few texts: `lists_parse_alone`,
+/// `aliases`, `statement_values`, `hoists`, `member_globals`,
+/// `positional_lists`.
+fn apply_kind_rules(grammar: &mut Grammar, object: &Object) -> Result<()> {
     for (kind, texts) in kinds_to_texts(object, "lists_parse_alone", "[open, element, close]")? {
         let Ok(texts) = <[&str; 3]>::try_from(texts) else {
             bail!("lists_parse_alone of `{kind}` must be three texts: open, element, close");
@@ -113,21 +139,7 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
         };
         grammar.add_alias(kind, name, target, along)?;
     }
-    if let Some(map) = object.get("statement_values") {
-        let shape =
-            "`statement_values` must map kinds to {\"within\": [kinds], \"value\": [fields]}";
-        for (kind, rule) in map.as_object().context(shape)? {
-            let texts = |key: &str| -> Result<Vec<&str>> {
-                rule[key]
-                    .as_array()
-                    .context(shape)?
-                    .iter()
-                    .map(|v| v.as_str().context(shape))
-                    .collect()
-            };
-            grammar.add_statement_value(kind, &texts("within")?, &texts("value")?)?;
-        }
-    }
+    apply_statement_values(grammar, object)?;
     for (kind, parents) in kinds_to_texts(object, "hoists", "parent kinds")? {
         grammar.add_hoist(kind, &parents)?;
     }
@@ -145,15 +157,32 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
         };
         grammar.add_positional_list(kind, name, list)?;
     }
-    if let Some(text) = object.get("implied_text") {
-        let text = text.as_str().context("`implied_text` must be a string")?;
-        grammar.implied_text = Some(text.to_string());
+    Ok(())
+}
+
+/// `statement_values`: kinds to `{"within": [kinds], "value": [fields]}`.
+fn apply_statement_values(grammar: &mut Grammar, object: &Object) -> Result<()> {
+    let Some(map) = object.get("statement_values") else {
+        return Ok(());
+    };
+    let shape = "`statement_values` must map kinds to {\"within\": [kinds], \"value\": [fields]}";
+    for (kind, rule) in map.as_object().context(shape)? {
+        let texts = |key: &str| -> Result<Vec<&str>> {
+            rule[key]
+                .as_array()
+                .context(shape)?
+                .iter()
+                .map(|v| v.as_str().context(shape))
+                .collect()
+        };
+        grammar.add_statement_value(kind, &texts("within")?, &texts("value")?)?;
     }
-    if let Some(flag) = object.get("consumers_accept_more") {
-        grammar.consumers_accept_more = flag
-            .as_bool()
-            .context("`consumers_accept_more` must be true or false")?;
-    }
+    Ok(())
+}
+
+/// The lists of kinds: `identifiers`, `never_delete`, `paired_tokens`,
+/// `implied_tokens`.
+fn apply_kind_lists(grammar: &mut Grammar, object: &Object) -> Result<()> {
     type AddKind = fn(&mut Grammar, &str) -> Result<()>;
     let kind_lists: [(&str, AddKind); 4] = [
         ("identifiers", Grammar::add_identifier),
@@ -178,21 +207,27 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
             bail!("`paired_tokens` must list pairs: an opening token, then its closing one");
         }
     }
-    if let Some(map) = object.get("replacements") {
-        let map = map
-            .as_object()
-            .context("`replacements` must map node kinds to lists of texts")?;
-        for (key, texts) in map {
-            let texts = texts
-                .as_array()
-                .with_context(|| format!("replacements of `{key}` must be a list"))?;
-            let (kind, field) = replacement_key(key);
-            for text in texts {
-                let text = text
-                    .as_str()
-                    .with_context(|| format!("a replacement of `{key}` is not a string"))?;
-                grammar.add_replacement(kind, field, text)?;
-            }
+    Ok(())
+}
+
+/// `replacements`: kinds (or `<kind> as <field>`) to lists of texts.
+fn apply_replacements(grammar: &mut Grammar, object: &Object) -> Result<()> {
+    let Some(map) = object.get("replacements") else {
+        return Ok(());
+    };
+    let map = map
+        .as_object()
+        .context("`replacements` must map node kinds to lists of texts")?;
+    for (key, texts) in map {
+        let texts = texts
+            .as_array()
+            .with_context(|| format!("replacements of `{key}` must be a list"))?;
+        let (kind, field) = replacement_key(key);
+        for text in texts {
+            let text = text
+                .as_str()
+                .with_context(|| format!("a replacement of `{key}` is not a string"))?;
+            grammar.add_replacement(kind, field, text)?;
         }
     }
     Ok(())
@@ -200,7 +235,7 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
 
 /// A `replacements` key: `<kind>`, or `<kind> as <field>` for a node of
 /// that kind filling a field of that name.
-pub(crate) fn replacement_key(key: &str) -> (&str, Option<&str>) {
+fn replacement_key(key: &str) -> (&str, Option<&str>) {
     match key.split_once(" as ") {
         Some((kind, field)) => (kind.trim(), Some(field.trim())),
         None => (key, None),

@@ -33,21 +33,22 @@ use anyhow::{Context, Result, bail};
 
 use crate::interfaces::{Candidate, Messages, Oracle, TestOutcome, Verdict, Watch};
 use crate::progress::Printer;
+pub(crate) use process::kill_strays;
+pub use process::stop_running_tests;
 use process::{
-    ExitWaiter, OUTPUT_GRACE, RunningGroup, become_subreaper, drain_output, kill_group,
-    signal_group, wait_until_group_gone,
+    ExitWaiter, OUTPUT_GRACE, RUN_MARKER_VAR, RunningGroup, become_subreaper, drain_output,
+    kill_group, run_marker, signal_group, wait_until_group_gone,
 };
-pub use process::{RUN_MARKER_VAR, kill_strays, run_marker, stop_running_tests};
+pub(crate) use workdir::default_work_dir;
 use workdir::remove_dir_robustly;
-pub use workdir::{SHM_MIN_FREE, default_work_dir};
 
 /// How long a killed group gets between SIGTERM and SIGKILL.
 const KILL_GRACE: Duration = Duration::from_millis(200);
 /// The same for a launcher, which must reach a scheduler to cancel its job
 /// (`srun` takes about a second).
-pub const LAUNCHER_KILL_GRACE: Duration = Duration::from_secs(10);
+const LAUNCHER_KILL_GRACE: Duration = Duration::from_secs(10);
 /// How often a running test looks at a plain cancel flag (one without a
-/// [`CancelSignal`]'s wake-up): every tenth of its running time so far,
+/// [`crate::interfaces::CancelSignal`]'s wake-up): every tenth of its running time so far,
 /// within these bounds. A cancelled test holds a core
 /// until it is killed, which matters most for short tests; each look costs
 /// two system calls, which matters for long ones.
@@ -56,7 +57,7 @@ const POLL_MAX: Duration = Duration::from_millis(20);
 
 /// Runs a user's interestingness script on candidates.
 #[derive(Clone)]
-pub struct ScriptOracle {
+pub(crate) struct ScriptOracle {
     /// Absolute path of the script.
     script: PathBuf,
     /// The name the candidate gets in its test directory.
@@ -101,7 +102,7 @@ impl std::fmt::Display for Exit {
 }
 
 /// Checks that `path` names an executable file and returns it made absolute.
-pub fn resolve_script(path: &Path) -> Result<PathBuf> {
+pub(crate) fn resolve_script(path: &Path) -> Result<PathBuf> {
     let abs = std::path::absolute(path)
         .with_context(|| format!("cannot resolve the oracle path {}", path.display()))?;
     let meta = fs::metadata(&abs)
@@ -140,29 +141,25 @@ impl ScriptOracle {
     }
 
     /// Says what the user must hear through `messages` (the run's display).
-    pub fn with_messages(mut self, messages: Arc<dyn Messages>) -> Self {
+    pub(crate) fn with_messages(mut self, messages: Arc<dyn Messages>) -> Self {
         self.messages = messages;
         self
     }
 
-    pub fn with_work_dir(mut self, dir: Option<PathBuf>) -> Self {
+    pub(crate) fn with_work_dir(mut self, dir: Option<PathBuf>) -> Self {
         self.work_dir = dir;
         self
     }
 
-    pub fn with_extra_files(mut self, files: Vec<PathBuf>) -> Self {
+    pub(crate) fn with_extra_files(mut self, files: Vec<PathBuf>) -> Self {
         self.extra_files = files;
         self
     }
 
     /// Runs every test as `LAUNCHER <script> <candidate>` (through `/bin/sh`).
-    pub fn with_launcher(mut self, launcher: Option<String>) -> Self {
+    pub(crate) fn with_launcher(mut self, launcher: Option<String>) -> Self {
         self.launcher = launcher;
         self
-    }
-
-    pub fn launcher(&self) -> Option<&str> {
-        self.launcher.as_deref()
     }
 
     /// The command that tests `candidate`: the script itself, or the
@@ -195,26 +192,14 @@ impl ScriptOracle {
         }
     }
 
-    pub fn with_verbose(mut self, verbose: bool) -> Self {
+    pub(crate) fn with_verbose(mut self, verbose: bool) -> Self {
         self.verbose = verbose;
         self
     }
 
-    pub fn with_timeout(mut self, timeout: Duration) -> Self {
+    pub(crate) fn with_timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
         self
-    }
-
-    pub fn timeout(&self) -> Duration {
-        self.timeout
-    }
-
-    pub fn script(&self) -> &Path {
-        &self.script
-    }
-
-    pub fn file_name(&self) -> &std::ffi::OsStr {
-        &self.file_name
     }
 
     /// Runs the script once on `bytes`. `Err` only when the test could not be
@@ -258,7 +243,7 @@ impl ScriptOracle {
     /// `cwd`, with the user's own `TMPDIR` (still in its own process group,
     /// with the timeout). Used to tell an oracle that only works beside the
     /// input from one that does not work at all.
-    pub fn run_by_hand(
+    pub(crate) fn run_by_hand(
         &self,
         file: &Path,
         cwd: &Path,
@@ -391,7 +376,7 @@ impl Oracle for ScriptOracle {
 /// The default per-test timeout: 10× the original's run time, within [1 s,
 /// 300 s]; at least 60 s through a launcher, whose queueing time varies
 /// with the cluster's load far more than the oracle's own time does.
-pub fn default_timeout(original_run: Duration, launched: bool) -> Duration {
+pub(crate) fn default_timeout(original_run: Duration, launched: bool) -> Duration {
     let floor = Duration::from_secs(if launched { 60 } else { 1 });
     (original_run * 10).clamp(floor, Duration::from_secs(300).max(floor))
 }

@@ -23,10 +23,10 @@ pub(super) const OUTPUT_GRACE: Duration = Duration::from_millis(200);
 const OUTPUT_CAP: usize = 64 * 1024;
 
 /// The environment variable naming the run, set for every process started here.
-pub const RUN_MARKER_VAR: &str = "REDUCE_RUN_ID";
+pub(crate) const RUN_MARKER_VAR: &str = "REDUCE_RUN_ID";
 
 /// This run's value of [`RUN_MARKER_VAR`]: unique per `reduce` process.
-pub fn run_marker() -> &'static str {
+pub(crate) fn run_marker() -> &'static str {
     static MARKER: OnceLock<String> = OnceLock::new();
     MARKER.get_or_init(|| {
         let nanos = std::time::SystemTime::now()
@@ -41,7 +41,7 @@ pub fn run_marker() -> &'static str {
 /// it signalled. Test processes still in their group are killed with it; this
 /// catches the ones that escaped it (`setsid`, double forks, daemons). A
 /// process that also cleared its environment is not found.
-pub fn kill_strays() -> usize {
+pub(crate) fn kill_strays() -> usize {
     let needle = format!("{RUN_MARKER_VAR}={}", run_marker());
     let me = std::process::id();
     let mut killed = 0;

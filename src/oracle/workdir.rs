@@ -14,7 +14,7 @@ use crate::interfaces::Messages;
 /// directory per test skips ext4's inode allocation on tmpfs (about 5% of
 /// the reducer's CPU, docs/benchmarks.md), and the oracle's own temporary files, which
 /// go to the test's TMPDIR, never reach a disk.
-pub fn default_work_dir() -> Option<PathBuf> {
+pub(crate) fn default_work_dir() -> Option<PathBuf> {
     if std::env::var_os("TMPDIR").is_some_and(|t| !t.is_empty()) {
         return None;
     }
@@ -24,7 +24,7 @@ pub fn default_work_dir() -> Option<PathBuf> {
 
 /// The free space a RAM-backed work directory must have: small `/dev/shm`s
 /// (a container's 64 MB) are left alone.
-pub const SHM_MIN_FREE: u64 = 1 << 30;
+pub(crate) const SHM_MIN_FREE: u64 = 1 << 30;
 
 #[cfg(target_os = "linux")]
 #[allow(clippy::unnecessary_cast)] // the statfs field types differ between targets

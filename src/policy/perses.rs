@@ -17,7 +17,7 @@
 //!    not in `done` is taken and gets a fresh list minimizer;
 //! 3. replacements first: for every live internal node `n` in that order,
 //!    every present, live proper descendant `d` with
-//!    [`Tree::can_replace`]`(n, d)`, smallest `d` first (then rank), each
+//!    `Tree::can_replace(n, d)`, smallest `d` first (then rank), each
 //!    proposing to delete the tokens of `n` not under `d` when that is not
 //!    empty;
 //! 4. then the active list's deletions, from its minimizer (kept across

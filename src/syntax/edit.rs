@@ -8,7 +8,7 @@ use tree_sitter::{InputEdit, Point};
 /// The bytes that differ between an old and a new text: everything between
 /// their common prefix and their common suffix.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ByteEdit {
+pub(crate) struct ByteEdit {
     pub start: usize,
     pub old_end: usize,
     pub new_end: usize,
@@ -16,26 +16,26 @@ pub struct ByteEdit {
 
 impl ByteEdit {
     /// How many bytes of the old text the edit replaces.
-    pub fn old_len(self) -> usize {
+    pub(crate) fn old_len(self) -> usize {
         self.old_end - self.start
     }
 
     /// The last byte of the old text the edit touches (its start, for an
     /// insertion).
-    pub fn last_old_byte(self) -> usize {
+    pub(crate) fn last_old_byte(self) -> usize {
         self.old_end.max(self.start + 1) - 1
     }
 
     /// Where old offset `at`, at or after the edit's old end, lies in the
     /// new text.
-    pub fn to_new(self, at: usize) -> usize {
+    pub(crate) fn to_new(self, at: usize) -> usize {
         debug_assert!(at >= self.old_end);
         at - self.old_end + self.new_end
     }
 }
 
 /// The single edit that turns `old` into `new`; `None` if they are equal.
-pub fn byte_edit(old: &[u8], new: &[u8]) -> Option<ByteEdit> {
+pub(crate) fn byte_edit(old: &[u8], new: &[u8]) -> Option<ByteEdit> {
     let prefix = common_prefix(old, new);
     if prefix == old.len() && prefix == new.len() {
         return None;
@@ -52,7 +52,7 @@ pub fn byte_edit(old: &[u8], new: &[u8]) -> Option<ByteEdit> {
 /// Byte offsets of a text's newlines: rows and columns of any offset in
 /// O(log lines), so that describing an edit to tree-sitter does not scan
 /// the whole text.
-pub struct LineIndex {
+pub(crate) struct LineIndex {
     newlines: Vec<usize>,
 }
 
@@ -68,7 +68,7 @@ impl LineIndex {
     }
 
     /// Row and byte column of offset `at`.
-    pub fn point(&self, at: usize) -> Point {
+    pub(crate) fn point(&self, at: usize) -> Point {
         let row = self.newlines.partition_point(|&nl| nl < at);
         let line_start = if row == 0 {
             0
@@ -82,7 +82,7 @@ impl LineIndex {
 /// `edit` (from `old`, whose newlines `lines` indexes, to `new`) as
 /// tree-sitter wants it, with rows and columns; only the inserted bytes
 /// of `new` are scanned.
-pub fn input_edit(lines: &LineIndex, new: &[u8], edit: ByteEdit) -> InputEdit {
+pub(crate) fn input_edit(lines: &LineIndex, new: &[u8], edit: ByteEdit) -> InputEdit {
     let start_position = lines.point(edit.start);
     let inserted = &new[edit.start..edit.new_end];
     let new_end_position = match inserted.iter().rposition(|&b| b == b'\n') {

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 /// A column of `u32` stored in two bytes per entry; values of `u16::MAX` and
 /// above live in a side table.
 #[derive(Debug, Default)]
-pub struct NarrowU32s {
+pub(crate) struct NarrowU32s {
     narrow: Vec<u16>,
     wide: HashMap<u32, u32>,
 }
@@ -35,7 +35,7 @@ impl NarrowU32s {
         self.set(i, value);
     }
 
-    pub fn set(&mut self, i: u32, value: u32) {
+    pub(crate) fn set(&mut self, i: u32, value: u32) {
         match u16::try_from(value) {
             Ok(v) if v != WIDE => {
                 if self.narrow[i as usize] == WIDE {
@@ -50,11 +50,11 @@ impl NarrowU32s {
         }
     }
 
-    pub fn reserve_exact(&mut self, n: usize) {
+    pub(crate) fn reserve_exact(&mut self, n: usize) {
         self.narrow.reserve_exact(n);
     }
 
-    pub fn shrink_to_fit(&mut self) {
+    pub(crate) fn shrink_to_fit(&mut self) {
         self.narrow.shrink_to_fit();
         self.wide.shrink_to_fit();
     }
@@ -63,7 +63,7 @@ impl NarrowU32s {
 /// A growable bit column with rank (set bits before a position) and select
 /// (position of the `k`-th set bit), both O(1) once [`Self::seal`]ed.
 #[derive(Debug, Default)]
-pub struct RankedBits {
+pub(crate) struct RankedBits {
     words: Vec<u64>,
     len: u32,
     /// Set bits in the words before each word (one more entry than words).
@@ -74,7 +74,7 @@ pub struct RankedBits {
 
 impl RankedBits {
     /// The bits of a [`crate::bitset::BitSet`]'s words, `len` of them, sealed.
-    pub fn from_words(words: &[u64], len: u32) -> Self {
+    pub(crate) fn from_words(words: &[u64], len: u32) -> Self {
         let mut bits = RankedBits {
             words: words.to_vec(),
             len,
@@ -85,7 +85,7 @@ impl RankedBits {
     }
 
     /// Room for `bits` more bits.
-    pub fn reserve_exact(&mut self, bits: usize) {
+    pub(crate) fn reserve_exact(&mut self, bits: usize) {
         self.words.reserve_exact(bits.div_ceil(64));
     }
 
@@ -102,7 +102,7 @@ impl RankedBits {
     }
 
     /// Builds the rank and select tables; pushing afterwards is a bug.
-    pub fn seal(&mut self) {
+    pub(crate) fn seal(&mut self) {
         self.words.shrink_to_fit();
         self.before = Vec::with_capacity(self.words.len() + 1);
         self.samples.clear();
@@ -127,7 +127,7 @@ impl RankedBits {
     }
 
     /// Set bits at positions `< i` (`i <= len`).
-    pub fn rank(&self, i: u32) -> u32 {
+    pub(crate) fn rank(&self, i: u32) -> u32 {
         let w = i as usize / 64;
         let bit = i % 64;
         let below = if bit == 0 {
@@ -139,7 +139,7 @@ impl RankedBits {
     }
 
     /// The position of the `k`-th set bit (counting from 0; `k < ones()`).
-    pub fn select(&self, k: u32) -> u32 {
+    pub(crate) fn select(&self, k: u32) -> u32 {
         let mut w = self.samples[k as usize / 64] as usize;
         while self.before[w + 1] <= k {
             w += 1;

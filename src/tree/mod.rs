@@ -6,13 +6,14 @@
 //! and presence and kept tokens under a node are answered from it in O(1)
 //! (rank queries), never stored as mutable state that could drift. The
 //! arena costs about ten bytes a node (see [`compact`]).
-//! Trees come from tree-sitter (`parse`) or are built by hand ([`toy`]) for
+//! Trees come from tree-sitter (`parse`) or are built by hand (`toy`, in tests) for
 //! the tutorial's examples.
 
 mod compact;
 pub mod parse;
 pub mod sitter;
-pub mod toy;
+#[cfg(test)]
+pub(crate) mod toy;
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -27,7 +28,7 @@ use crate::units::Units;
 use compact::{NarrowU32s, RankedBits};
 
 /// A node's index in the arena (preorder; the root is 0).
-pub type NodeId = u32;
+pub(crate) type NodeId = u32;
 
 const NONE: u32 = u32::MAX;
 
@@ -134,7 +135,8 @@ impl Tree {
         self.kind[n as usize]
     }
 
-    pub fn kind_name(&self, n: NodeId) -> &str {
+    #[cfg(test)]
+    pub(crate) fn kind_name(&self, n: NodeId) -> &str {
         self.grammar.kind_name(self.kind(n))
     }
 
@@ -154,7 +156,7 @@ impl Tree {
 
     /// The siblings after `n`, in order: they start where `n`'s subtree
     /// ends and stop where its parent's does (none for the root).
-    pub fn later_siblings(&self, n: NodeId) -> Children<'_> {
+    pub(crate) fn later_siblings(&self, n: NodeId) -> Children<'_> {
         let end = self.parent(n).map_or(n, |p| self.subtree_end(p));
         Children {
             tree: self,
@@ -168,21 +170,21 @@ impl Tree {
         n + self.size.get(n)
     }
 
-    pub fn is_leaf(&self, n: NodeId) -> bool {
+    pub(crate) fn is_leaf(&self, n: NodeId) -> bool {
         self.size.get(n) == 1
     }
 
     /// The slot `n` fills in its parent, if the grammar describes one.
-    pub fn slot(&self, n: NodeId) -> Option<SlotId> {
+    pub(crate) fn slot(&self, n: NodeId) -> Option<SlotId> {
         self.slot_role[n as usize].slot()
     }
 
-    pub fn role(&self, n: NodeId) -> Role {
+    pub(crate) fn role(&self, n: NodeId) -> Role {
         self.slot_role[n as usize].role()
     }
 
     /// Whether deleting `n` (its whole subtree) keeps its parent grammatical.
-    pub fn deletable(&self, n: NodeId) -> bool {
+    pub(crate) fn deletable(&self, n: NodeId) -> bool {
         n != 0 && self.role(n).deletable()
     }
 
@@ -193,39 +195,41 @@ impl Tree {
 
     /// How many ancestors `n` has: O(depth), it walks up (traversals that
     /// need depths track them as they go down).
-    pub fn depth(&self, n: NodeId) -> u32 {
+    #[cfg(test)]
+    pub(crate) fn depth(&self, n: NodeId) -> u32 {
         std::iter::successors(self.parent(n), |&p| self.parent(p)).count() as u32
     }
 
-    pub fn max_depth(&self) -> u32 {
+    pub(crate) fn max_depth(&self) -> u32 {
         self.max_depth
     }
 
-    pub fn rank(&self, n: NodeId) -> u32 {
+    pub(crate) fn rank(&self, n: NodeId) -> u32 {
         self.rank.as_ref().map_or(n, |r| r[n as usize])
     }
 
     /// The proper descendants of `n`, in preorder.
-    pub fn descendants(&self, n: NodeId) -> Range<NodeId> {
+    #[cfg(test)]
+    pub(crate) fn descendants(&self, n: NodeId) -> Range<NodeId> {
         n + 1..self.subtree_end(n)
     }
 
     /// Whether `d` is `n` or below it.
-    pub fn is_within(&self, d: NodeId, n: NodeId) -> bool {
+    pub(crate) fn is_within(&self, d: NodeId, n: NodeId) -> bool {
         d >= n && d < self.subtree_end(n)
     }
 
     /// The leaf node of unit `u`.
-    pub fn leaf_of(&self, unit: u32) -> NodeId {
+    pub(crate) fn leaf_of(&self, unit: u32) -> NodeId {
         self.is_token.select(unit)
     }
 
-    pub fn unit_count(&self) -> u32 {
+    pub(crate) fn unit_count(&self) -> u32 {
         self.is_token.ones()
     }
 
     /// Whether any token under `n` is kept.
-    pub fn present(&self, n: NodeId, config: &Configuration) -> bool {
+    pub(crate) fn present(&self, n: NodeId, config: &Configuration) -> bool {
         config.kept.any_in(self.tokens(n))
     }
 
@@ -235,7 +239,7 @@ impl Tree {
     }
 
     /// Kept tokens under every node of `config` ([`Sizes`]): O(units / 64).
-    pub fn sizes(&self, config: &Configuration) -> Sizes {
+    pub(crate) fn sizes(&self, config: &Configuration) -> Sizes {
         Sizes {
             is_token: Arc::clone(&self.is_token),
             size: Arc::clone(&self.size),
@@ -244,13 +248,14 @@ impl Tree {
     }
 
     /// Which nodes still exist in `config` (see [`Liveness`]).
-    pub fn liveness(&self, config: &Configuration) -> Liveness {
+    #[cfg(test)]
+    pub(crate) fn liveness(&self, config: &Configuration) -> Liveness {
         self.sizes_and_liveness(config).1
     }
 
-    /// [`Self::sizes`] and [`Self::liveness`] at once: liveness asks the
+    /// [`Self::sizes`] and `Self::liveness` at once: liveness asks the
     /// sizes which nodes hold a kept token.
-    pub fn sizes_and_liveness(&self, config: &Configuration) -> (Sizes, Liveness) {
+    pub(crate) fn sizes_and_liveness(&self, config: &Configuration) -> (Sizes, Liveness) {
         let sizes = self.sizes(config);
         let live = Liveness::compute(self, config, &sizes);
         (sizes, live)
@@ -259,7 +264,7 @@ impl Tree {
     /// The units to remove to delete the subtrees `nodes`, including one
     /// separator per deleted element of a separated list so that `[1, 2, 3]`
     /// minus `2` is `[1, 3]`.
-    pub fn deletion_delta(&self, nodes: &[NodeId], config: &Configuration) -> Delta {
+    pub(crate) fn deletion_delta(&self, nodes: &[NodeId], config: &Configuration) -> Delta {
         let mut ranges = Vec::with_capacity(nodes.len());
         // Deleted children of separated lists, by parent, in order.
         let mut lists: BTreeMap<NodeId, Vec<NodeId>> = BTreeMap::new();
@@ -280,7 +285,7 @@ impl Tree {
     }
 
     /// Whether `c` is a separator token of the separated list `p`.
-    pub fn is_separator_child(&self, p: NodeId, c: NodeId) -> bool {
+    pub(crate) fn is_separator_child(&self, p: NodeId, c: NodeId) -> bool {
         self.is_leaf(c) && self.grammar.is_separator(self.kind(p), self.kind(c))
     }
 
@@ -376,7 +381,7 @@ impl Tree {
 
     /// The slot `n` effectively fills: climb from `n` through ancestors that
     /// no longer exist to the first whose parent is live (Perses' anchor).
-    pub fn anchor_of(&self, n: NodeId, live: &Liveness) -> NodeId {
+    pub(crate) fn anchor_of(&self, n: NodeId, live: &Liveness) -> NodeId {
         let mut anchor = n;
         while let Some(p) = self.parent(anchor) {
             if p == 0 || live.is_live(p) {
@@ -389,7 +394,8 @@ impl Tree {
 
     /// Whether `d` may take `n`'s place: its kind must fit the slot `n`
     /// effectively fills. The root fills no slot.
-    pub fn can_replace(&self, n: NodeId, d: NodeId, live: &Liveness) -> bool {
+    #[cfg(test)]
+    pub(crate) fn can_replace(&self, n: NodeId, d: NodeId, live: &Liveness) -> bool {
         if n == d {
             return false;
         }
@@ -399,13 +405,13 @@ impl Tree {
     /// Whether `d` may fill the slot `anchor` fills (as found by
     /// [`Self::anchor_of`]); lets a caller testing many `d` for one `n`
     /// compute the anchor once. The root fills no slot.
-    pub fn fits_slot_of(&self, anchor: NodeId, d: NodeId) -> bool {
+    pub(crate) fn fits_slot_of(&self, anchor: NodeId, d: NodeId) -> bool {
         anchor != d && self.slot_of_accepts(anchor, self.kind(d))
     }
 
     /// Whether a node of `kind` may fill the slot `anchor` fills (what
     /// [`Self::fits_slot_of`] asks of a node's kind). The root fills no slot.
-    pub fn slot_of_accepts(&self, anchor: NodeId, kind: KindId) -> bool {
+    pub(crate) fn slot_of_accepts(&self, anchor: NodeId, kind: KindId) -> bool {
         if self.parent(anchor).is_none() {
             return false;
         }
@@ -420,7 +426,7 @@ impl Tree {
 /// ([`Tree::sizes`]), each answered in O(1) when asked: the kept tokens
 /// before the node's last token minus those before its first, two rank
 /// queries on the configuration's kept bits. Nothing per node is stored.
-pub struct Sizes {
+pub(crate) struct Sizes {
     is_token: Arc<RankedBits>,
     size: Arc<NarrowU32s>,
     kept: RankedBits,
@@ -452,7 +458,7 @@ impl Sizes {
 /// element takes one along. A node whose one kept token carries a rewrite
 /// exists: it was replaced by that text (a simplification keeps a node's
 /// first token, rewritten, and deletes the rest).
-pub struct Liveness {
+pub(crate) struct Liveness {
     live: BitSet,
 }
 
@@ -756,13 +762,13 @@ impl Liveness {
         Some(replaced)
     }
 
-    pub fn is_live(&self, n: NodeId) -> bool {
+    pub(crate) fn is_live(&self, n: NodeId) -> bool {
         self.live.contains(n)
     }
 }
 
 /// Streams nodes in preorder into a [`Tree`] and its [`Units`].
-pub struct TreeBuilder {
+pub(crate) struct TreeBuilder {
     grammar: Grammar,
     kind: Vec<KindId>,
     parent: Vec<NodeId>,
@@ -777,7 +783,7 @@ pub struct TreeBuilder {
 }
 
 /// How a node enters the builder.
-pub struct NodeSpec<'a> {
+pub(crate) struct NodeSpec<'a> {
     pub kind: KindId,
     /// The field it fills in its parent, if any.
     pub field: Option<&'a str>,
@@ -805,7 +811,7 @@ impl TreeBuilder {
     }
 
     /// Room for `nodes` more nodes, of which at most `tokens` tokens (hints).
-    pub fn reserve(&mut self, nodes: usize, tokens: usize) {
+    pub(crate) fn reserve(&mut self, nodes: usize, tokens: usize) {
         self.kind.reserve_exact(nodes);
         self.parent.reserve_exact(nodes);
         self.slot_role.reserve_exact(nodes);
@@ -814,12 +820,12 @@ impl TreeBuilder {
         self.unit_starts.reserve_exact(tokens);
     }
 
-    pub fn grammar(&mut self) -> &mut Grammar {
+    pub(crate) fn grammar(&mut self) -> &mut Grammar {
         &mut self.grammar
     }
 
     /// Counts a parse error (ERROR or MISSING) found while building.
-    pub fn note_parse_error(&mut self) {
+    pub(crate) fn note_parse_error(&mut self) {
         self.parse_errors += 1;
     }
 
@@ -871,7 +877,7 @@ impl TreeBuilder {
     }
 
     /// Closes the innermost open node.
-    pub fn close(&mut self) {
+    pub(crate) fn close(&mut self) {
         let id = self.open.pop().expect("close without open");
         let end = self.kind.len() as NodeId;
         self.size.set(id, end - id);

@@ -35,7 +35,7 @@ mod pieces;
 /// How many bytes of text [`parse`] hands tree-sitter at once, roughly:
 /// tree-sitter's tree costs about 40 times the text it covers, so parsing a
 /// large input in pieces keeps that cost bounded (see [`pieces`]).
-pub const PIECE_BYTES: usize = 32 * 1024;
+const PIECE_BYTES: usize = 32 * 1024;
 
 /// Parses `source` as `lang` into a tree whose leaves are the units.
 pub fn parse(lang: Language, source: Vec<u8>) -> Result<(Tree, Units)> {
@@ -46,11 +46,7 @@ pub fn parse(lang: Language, source: Vec<u8>) -> Result<(Tree, Units)> {
 /// text at a time; the tree is the one a single parse of the whole input
 /// gives. Inputs no longer than one piece, and inputs the pieces do not fit
 /// (see [`pieces`]), are parsed whole.
-pub fn parse_in_pieces(
-    lang: Language,
-    source: Vec<u8>,
-    piece_bytes: usize,
-) -> Result<(Tree, Units)> {
+fn parse_in_pieces(lang: Language, source: Vec<u8>, piece_bytes: usize) -> Result<(Tree, Units)> {
     build(lang, source, piece_bytes).map(|(tree, units, _)| (tree, units))
 }
 
@@ -128,7 +124,7 @@ fn spec(kind: KindId, field: Option<&str>, role: Option<Role>) -> NodeSpec<'_> {
 }
 
 /// The kind of tokens made for text that no visible node covers.
-pub const HIDDEN_KIND: &str = "_hidden";
+const HIDDEN_KIND: &str = "_hidden";
 
 /// Containers whose interior the tree being walked leaves out (JSON pieces):
 /// the byte offsets of their opening and closing brackets, in order, and

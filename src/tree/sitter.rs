@@ -12,7 +12,7 @@ use tree_sitter::{Node, ParseOptions, ParseState, Parser, Point};
 use crate::languages::Language;
 
 /// How long parsing one input may take before it is abandoned.
-pub const PARSE_TIMEOUT: Duration = Duration::from_secs(60);
+pub(crate) const PARSE_TIMEOUT: Duration = Duration::from_secs(60);
 
 thread_local! {
     /// One parser per language and thread: `SyntaxCheck` re-parses
@@ -21,7 +21,7 @@ thread_local! {
 }
 
 /// Runs tree-sitter on `source`; `None` if it takes longer than `timeout`.
-pub fn run_tree_sitter(
+pub(crate) fn run_tree_sitter(
     lang: Language,
     source: &[u8],
     timeout: Duration,
@@ -32,7 +32,7 @@ pub fn run_tree_sitter(
 /// Parses `source`, reusing `old` (a tree of an earlier text, already
 /// edited to match `source`) where tree-sitter can; `None` if the parse
 /// outlasts `timeout`.
-pub fn reparse(
+pub(crate) fn reparse(
     lang: Language,
     source: &[u8],
     old: Option<&tree_sitter::Tree>,
@@ -44,7 +44,7 @@ pub fn reparse(
 /// Parses only the `ranges` of `source` (all of it if there are none);
 /// the nodes keep their offsets in `source`. `None` if the parse outlasts
 /// `timeout`.
-pub fn parse_ranges(
+pub(crate) fn parse_ranges(
     lang: Language,
     source: &[u8],
     ranges: &[Range<usize>],
@@ -117,13 +117,13 @@ fn run_parser(
 
 /// Counts ERROR and MISSING nodes at or below `root`, visiting only the
 /// nodes whose subtree has an error.
-pub fn count_errors(root: Node<'_>) -> usize {
+pub(crate) fn count_errors(root: Node<'_>) -> usize {
     count_error_nodes(root, true)
 }
 
 /// Counts ERROR nodes at or below `root` (text the grammar cannot place),
 /// not MISSING ones (tokens the parser would insert).
-pub fn count_error_regions(root: Node<'_>) -> usize {
+pub(crate) fn count_error_regions(root: Node<'_>) -> usize {
     count_error_nodes(root, false)
 }
 

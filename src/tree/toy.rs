@@ -13,7 +13,7 @@ use crate::units::Units;
 
 /// Grammar of the tutorial's first trees: every node may hold any nodes, and
 /// every node but the root may be deleted.
-pub const GENERIC_NODE_TYPES: &str = r#"[
+const GENERIC_NODE_TYPES: &str = r#"[
   {"type": "node", "named": true, "fields": {},
    "children": {"multiple": true, "required": false, "types": [{"type": "node", "named": true}]}}
 ]"#;
@@ -23,7 +23,7 @@ pub const GENERIC_NODE_TYPES: &str = r#"[
 /// `stmt ::= if_stmt | block | call`, `if_stmt ::= "if" "(" expr ")" block`,
 /// `call ::= identifier "(" ")" ";"`, `expr ::= identifier`.
 /// As in the tutorial, the statement list is a node of its own.
-pub const NESTED_IF_NODE_TYPES: &str = r#"[
+pub(crate) const NESTED_IF_NODE_TYPES: &str = r#"[
   {"type": "stmt", "named": true, "subtypes": [
     {"type": "if_stmt", "named": true}, {"type": "block", "named": true}, {"type": "call", "named": true}]},
   {"type": "func", "named": true, "fields": {
@@ -52,7 +52,7 @@ struct ToyNode {
 }
 
 /// Builds a tree from nodes named by explicit ids.
-pub struct ToyBuilder {
+pub(crate) struct ToyBuilder {
     grammar: Grammar,
     nodes: BTreeMap<u32, ToyNode>,
     next: u32,
@@ -69,13 +69,13 @@ impl ToyBuilder {
     }
 
     /// A builder where every node is a deletable `node` ([`GENERIC_NODE_TYPES`]).
-    pub fn generic() -> Self {
+    pub(crate) fn generic() -> Self {
         ToyBuilder::new(GENERIC_NODE_TYPES)
     }
 
     /// Adds node `id` of the generic kind: a leaf with text `label` when
     /// `children` is empty.
-    pub fn insert(&mut self, id: u32, label: &str, children: &[u32]) {
+    pub(crate) fn insert(&mut self, id: u32, label: &str, children: &[u32]) {
         let kind = self.grammar.kind_id("node", true);
         let children = children.iter().map(|&c| (None, c)).collect();
         self.nodes.insert(
@@ -111,13 +111,13 @@ impl ToyBuilder {
     }
 
     /// Adds an anonymous token (`if`, `(`, ...) with the next free id.
-    pub fn tok(&mut self, text: &str) -> u32 {
+    pub(crate) fn tok(&mut self, text: &str) -> u32 {
         let kind = self.grammar.kind_id(text, false);
         self.leaf_of(kind, text)
     }
 
     /// Adds a named leaf (an identifier) with the next free id.
-    pub fn named_leaf(&mut self, kind: &str, text: &str) -> u32 {
+    pub(crate) fn named_leaf(&mut self, kind: &str, text: &str) -> u32 {
         let kind = self.grammar.kind_id(kind, true);
         self.leaf_of(kind, text)
     }

@@ -39,7 +39,7 @@ use crate::languages::Pieces;
 
 /// How many cut JSON containers may enclose one another; deeper ones are
 /// parsed as part of their runs.
-pub const MAX_CUT_LEVELS: usize = 32;
+const MAX_CUT_LEVELS: usize = 32;
 
 impl Emitter<'_> {
     /// Walks the input in pieces of about `piece_bytes` bytes; [`GiveUp`]
@@ -48,7 +48,6 @@ impl Emitter<'_> {
         match self.lang.pieces() {
             Pieces::TopLevelItems => self.top_level_items(piece_bytes),
             Pieces::Containers => self.json_document(piece_bytes),
-            Pieces::Whole => Err(GiveUp.into()),
         }
     }
 
