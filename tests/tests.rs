@@ -5,6 +5,7 @@
 mod cluster;
 mod determinism;
 mod flat;
+mod layout;
 mod oracle;
 mod reliability;
 mod tree;
