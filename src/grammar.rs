@@ -120,6 +120,10 @@ pub struct Grammar {
     /// translation unit), so that a candidate may be checked on the items
     /// its edit touches (`top_level_items_parse_alone` in grammars/*.json).
     pub top_level_items_parse_alone: bool,
+    /// Words that start a top-level item and continue none: a large input
+    /// may be cut into pieces after a top-level `;` or `}` that one follows
+    /// (`item_starts`).
+    pub item_starts: Vec<Vec<u8>>,
     /// Lists whose elements parse alone, and how (`lists_parse_alone`).
     list_contexts: HashMap<KindId, ListContext>,
     /// Kinds of identifier tokens, which `--rename` may shorten and

@@ -49,6 +49,7 @@ const KEYS: &[&str] = &[
     "replacements",
     "consumers_accept_more",
     "top_level_items_parse_alone",
+    "item_starts",
     "lists_parse_alone",
     "identifiers",
     "paired_tokens",
@@ -80,6 +81,17 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
         grammar.top_level_items_parse_alone = flag
             .as_bool()
             .context("`top_level_items_parse_alone` must be true or false")?;
+    }
+    if let Some(words) = object.get("item_starts") {
+        let words = words
+            .as_array()
+            .context("`item_starts` must be a list of words")?;
+        for word in words {
+            let word = word
+                .as_str()
+                .context("an `item_starts` word is not a string")?;
+            grammar.item_starts.push(word.as_bytes().to_vec());
+        }
     }
     apply_kind_rules(grammar, object)?;
     if let Some(text) = object.get("implied_text") {

@@ -54,7 +54,10 @@ impl Emitter<'_> {
     /// C: pieces of whole top-level items.
     fn top_level_items(&mut self, piece_bytes: usize) -> Result<()> {
         let len = self.source.len();
-        let mut ends = PieceEnds::new(CItemEnds::new(self.source));
+        let mut ends = PieceEnds::new(CItemEnds::new(
+            self.source,
+            &self.lang.grammar().item_starts,
+        ));
         if ends.first_at_or_after(0, piece_bytes).is_none() {
             return Err(GiveUp.into());
         }
@@ -224,6 +227,8 @@ impl<I: Iterator<Item = usize>> PieceEnds<I> {
 /// starts again from where it was at the `#if`.
 struct CItemEnds<'a> {
     src: &'a [u8],
+    /// Words that start a new item (`item_starts` in grammars/*.json).
+    item_starts: &'a [Vec<u8>],
     at: usize,
     /// How many brackets of any kind are open.
     depth: usize,
@@ -234,9 +239,10 @@ struct CItemEnds<'a> {
 }
 
 impl<'a> CItemEnds<'a> {
-    fn new(src: &'a [u8]) -> Self {
+    fn new(src: &'a [u8], item_starts: &'a [Vec<u8>]) -> Self {
         CItemEnds {
             src,
+            item_starts,
             at: 0,
             depth: 0,
             conditionals: Vec::new(),
@@ -335,37 +341,10 @@ impl<'a> CItemEnds<'a> {
     }
 }
 
-/// Keywords that start a C declaration and continue none.
-const ITEM_STARTS: &[&[u8]] = &[
-    b"static",
-    b"extern",
-    b"typedef",
-    b"inline",
-    b"void",
-    b"char",
-    b"short",
-    b"int",
-    b"long",
-    b"float",
-    b"double",
-    b"signed",
-    b"unsigned",
-    b"_Bool",
-    b"const",
-    b"volatile",
-    b"struct",
-    b"union",
-    b"enum",
-    b"register",
-    b"_Static_assert",
-    b"__attribute__",
-    b"__extension__",
-];
-
 impl CItemEnds<'_> {
     /// Whether what follows `at` (after whitespace and comments) is a
-    /// preprocessor line or a keyword in [`ITEM_STARTS`]: the start of a
-    /// new top-level item, which nothing before it can take in.
+    /// preprocessor line or one of the grammar's `item_starts` words: the
+    /// start of a new top-level item, which nothing before it can take in.
     fn a_new_item_follows(&self) -> bool {
         let src = self.src;
         let mut i = self.at;
@@ -389,7 +368,7 @@ impl CItemEnds<'_> {
             .iter()
             .position(|b| !(b.is_ascii_alphanumeric() || *b == b'_'))
             .map_or(&src[i..], |len| &src[i..i + len]);
-        ITEM_STARTS.contains(&word)
+        self.item_starts.iter().any(|w| w == word)
     }
 }
 
