@@ -458,42 +458,7 @@ impl<'a> Reducer<'a> {
             for _ in 0..workers {
                 let job_rx = Arc::clone(&job_rx);
                 let done_tx = done_tx.clone();
-                scope.spawn(move || {
-                    loop {
-                        let next = job_rx.lock().expect("job queue poisoned").recv();
-                        let Ok(job) = next else { return };
-                        let began = Instant::now();
-                        let finished = if job.cancel.is_cancelled() {
-                            Finished::Cancelled
-                        } else if filter.is_some_and(|(f, strictness)| {
-                            !syntax_allows(
-                                f,
-                                strictness,
-                                &job.bytes,
-                                job.parent.as_deref().map(Vec::as_slice),
-                            )
-                        }) {
-                            Finished::SyntaxRejected
-                        } else {
-                            let candidate = Candidate {
-                                config: &job.candidate,
-                                bytes: &job.bytes,
-                            };
-                            match oracle.test(&candidate, Watch::Signal(&job.cancel)) {
-                                outcome if outcome.cancelled => Finished::Cancelled,
-                                outcome => Finished::Tested(outcome),
-                            }
-                        };
-                        let done = Done {
-                            slot: job.slot,
-                            finished,
-                            took: began.elapsed(),
-                        };
-                        if done_tx.send(done).is_err() {
-                            return;
-                        }
-                    }
-                });
+                scope.spawn(move || work(oracle, filter, &job_rx, &done_tx));
             }
             drop(done_tx);
             let result = self.speculate(policy, start, phase, observer, &job_tx, &done_rx);
@@ -639,6 +604,60 @@ impl<'a> Reducer<'a> {
             Report::Recorded => observer.on_progress(phase, best),
         }
         Ok(())
+    }
+}
+
+/// A worker: tests the jobs it takes from `jobs` and reports on each to
+/// `done`, until either channel closes.
+fn work(
+    oracle: &dyn Oracle,
+    filter: Option<(&dyn SyntaxFilter, Strictness)>,
+    jobs: &Mutex<mpsc::Receiver<Job>>,
+    done: &mpsc::Sender<Done>,
+) {
+    loop {
+        let next = jobs.lock().expect("job queue poisoned").recv();
+        let Ok(job) = next else { return };
+        let began = Instant::now();
+        let finished = test_job(oracle, filter, &job);
+        let report = Done {
+            slot: job.slot,
+            finished,
+            took: began.elapsed(),
+        };
+        if done.send(report).is_err() {
+            return;
+        }
+    }
+}
+
+/// What a worker does with `job`: the syntax filter first, if any, then
+/// the oracle, unless the job was cancelled before it began.
+fn test_job(
+    oracle: &dyn Oracle,
+    filter: Option<(&dyn SyntaxFilter, Strictness)>,
+    job: &Job,
+) -> Finished {
+    if job.cancel.is_cancelled() {
+        Finished::Cancelled
+    } else if filter.is_some_and(|(f, strictness)| {
+        !syntax_allows(
+            f,
+            strictness,
+            &job.bytes,
+            job.parent.as_deref().map(Vec::as_slice),
+        )
+    }) {
+        Finished::SyntaxRejected
+    } else {
+        let candidate = Candidate {
+            config: &job.candidate,
+            bytes: &job.bytes,
+        };
+        match oracle.test(&candidate, Watch::Signal(&job.cancel)) {
+            outcome if outcome.cancelled => Finished::Cancelled,
+            outcome => Finished::Tested(outcome),
+        }
     }
 }
 
