@@ -648,7 +648,14 @@ impl OutcomeModel {
 
 #[cfg(test)]
 mod tests {
+    use std::cell::Cell;
+    use std::collections::HashMap;
+    use std::rc::Rc;
+
     use super::*;
+    use crate::interfaces::Verdict;
+    use crate::policy::flat::FlatPolicy;
+    use crate::policy::{Minimizer, MinimizerSettings};
 
     fn ms(n: u64) -> Duration {
         Duration::from_millis(n)
@@ -721,5 +728,438 @@ mod tests {
             model.record(ms(100), true);
         }
         assert_eq!(model.pass_window().map(|w| w.after), None);
+    }
+
+    // The chain, driven by hand: no threads, no sleeps; the tests say which
+    // tests finish when, and set the clock.
+
+    /// Units of the inputs below.
+    const N: u32 = 8;
+
+    fn list_policy(minimizer: Minimizer) -> Box<dyn Policy> {
+        let minimizer = minimizer.build(&MinimizerSettings::default());
+        Box::new(FlatPolicy::new(minimizer, Arc::new(vec![1; N as usize])))
+    }
+
+    fn kept(config: &Configuration) -> Vec<u32> {
+        config.kept.iter().collect()
+    }
+
+    fn keeps(units: &'static [u32]) -> impl Fn(&Configuration) -> bool + Copy {
+        move |config| units.iter().all(|&u| config.contains(u))
+    }
+
+    fn outcome(interesting: bool) -> TestOutcome {
+        if interesting {
+            Verdict::Interesting.into()
+        } else {
+            Verdict::NotInteresting.into()
+        }
+    }
+
+    /// What the serial loop does with ddmin over `N` units: the candidates
+    /// it tests and those it commits.
+    fn serial(interesting: impl Fn(&Configuration) -> bool) -> (Vec<Vec<u32>>, Vec<Vec<u32>>) {
+        serial_with(Minimizer::DdMin, interesting)
+    }
+
+    fn serial_with(
+        minimizer: Minimizer,
+        interesting: impl Fn(&Configuration) -> bool,
+    ) -> (Vec<Vec<u32>>, Vec<Vec<u32>>) {
+        let mut cursor = Cursor::new(list_policy(minimizer), Arc::new(Configuration::full(N)));
+        let (mut tested, mut committed) = (Vec::new(), Vec::new());
+        while let Some(candidate) = cursor.next_candidate() {
+            tested.push(kept(&candidate));
+            if interesting(&candidate) {
+                committed.push(kept(&candidate));
+                cursor.commit(Arc::new(candidate));
+            }
+        }
+        (tested, committed)
+    }
+
+    /// A [`Speculation`] over ddmin and `N` units, and what the loop would
+    /// keep around it: the jobs sent (in order), the commits, a cache.
+    struct Bench {
+        speculation: Speculation,
+        phase: PhaseStats,
+        now: Rc<Cell<Instant>>,
+        sent: Vec<Job>,
+        committed: Vec<Vec<u32>>,
+        /// Verdicts known without a test, by kept units.
+        cache: HashMap<Vec<u32>, bool>,
+    }
+
+    impl Bench {
+        fn new(jobs: usize, recheck: bool) -> Self {
+            Bench::with(Minimizer::DdMin, jobs, recheck)
+        }
+
+        fn with(minimizer: Minimizer, jobs: usize, recheck: bool) -> Self {
+            let cursor = Cursor::new(list_policy(minimizer), Arc::new(Configuration::full(N)));
+            let now = Rc::new(Cell::new(Instant::now()));
+            let clock = Rc::clone(&now);
+            Bench {
+                speculation: Speculation::new(cursor, jobs, recheck)
+                    .with_clock(move || clock.get()),
+                phase: PhaseStats::default(),
+                now,
+                sent: Vec::new(),
+                committed: Vec::new(),
+                cache: HashMap::new(),
+            }
+        }
+
+        fn advance(&self, by: Duration) {
+            self.now.set(self.now.get() + by);
+        }
+
+        /// Teaches the model that passes take 100 ms and failures 10 ms:
+        /// a test is guessed to pass from 100 ms to 200 ms.
+        fn learn_slow_passes(&mut self) {
+            for i in 0..30 {
+                let pass = i % 3 == 0;
+                let took = if pass { ms(100) } else { ms(10) };
+                self.speculation.model.record(took, pass);
+            }
+            let window = self.speculation.model.pass_window();
+            assert_eq!(
+                window,
+                Some(PassWindow {
+                    after: ms(100),
+                    until: ms(200)
+                })
+            );
+        }
+
+        /// Proposes ahead; the policy if the phase is over.
+        fn propose(&mut self) -> Option<Box<dyn Policy>> {
+            let cache = &self.cache;
+            let check = |candidate: &Configuration, _: &Configuration, phase: &mut PhaseStats| {
+                let known = cache.get(&kept(candidate)).copied();
+                phase.cache_hits += u64::from(known.is_some());
+                Checked {
+                    bytes: Vec::new(),
+                    key: 0,
+                    known,
+                    parent: None,
+                }
+            };
+            let sent = &mut self.sent;
+            self.speculation
+                .propose_ahead(&mut self.phase, check, |job| sent.push(job))
+        }
+
+        /// Settles what it can, recording commits; a front awaiting its re-test.
+        fn settle(&mut self) -> Option<Retest> {
+            let committed = &mut self.committed;
+            self.speculation
+                .settle(&mut self.phase, |phase, candidate, _| {
+                    phase.successes += 1;
+                    committed.push(kept(candidate));
+                })
+        }
+
+        fn reguess(&mut self) {
+            self.speculation.reguess(&mut self.phase);
+        }
+
+        /// Reports that job `i` (in the order sent) ran for `took`.
+        fn report(&mut self, i: usize, finished: Finished, took: Duration) -> Report {
+            let done = Done {
+                slot: self.sent[i].slot,
+                finished,
+                took,
+            };
+            let count = |phase: &mut PhaseStats, _key, finished| {
+                phase.tests += 1;
+                matches!(finished, Finished::Tested(o) if o.verdict == Verdict::Interesting)
+            };
+            self.speculation.take_report(done, &mut self.phase, count)
+        }
+
+        /// Reports that job `i` finished, interesting or not, in 10 ms.
+        fn finish(&mut self, i: usize, interesting: bool) -> Report {
+            self.report(i, Finished::Tested(outcome(interesting)), ms(10))
+        }
+
+        /// The candidates of the jobs sent from the `from`th on.
+        fn sent_from(&self, from: usize) -> Vec<Vec<u32>> {
+            self.sent[from..]
+                .iter()
+                .map(|j| kept(&j.candidate))
+                .collect()
+        }
+
+        fn cancelled(&self) -> Vec<bool> {
+            self.sent.iter().map(|j| j.cancel.is_cancelled()).collect()
+        }
+    }
+
+    #[test]
+    fn along_failures_the_chain_holds_what_the_serial_loop_tests_next() {
+        let mut bench = Bench::new(3, false);
+        assert!(bench.propose().is_none());
+        let (tested, _) = serial(|_| false);
+        assert_eq!(bench.sent_from(0), tested[..3]);
+        // Every worker is busy: nothing more is proposed.
+        assert!(bench.propose().is_none());
+        assert_eq!(bench.sent.len(), 3);
+        assert_eq!(bench.phase.guessed_pass, 0);
+    }
+
+    #[test]
+    fn a_result_behind_a_running_test_waits_for_it() {
+        // [0, 1, 2, 3] fails, then [4, 5, 6, 7] passes.
+        let interesting = keeps(&[4, 5]);
+        let mut bench = Bench::new(3, false);
+        bench.propose();
+        assert_eq!(bench.finish(1, true), Report::Recorded);
+        assert!(bench.settle().is_none());
+        assert!(bench.committed.is_empty(), "the front still runs");
+        assert!(!bench.speculation.front_is_known());
+        assert_eq!(bench.finish(0, false), Report::Recorded);
+        assert!(bench.speculation.front_is_known());
+        bench.settle();
+        assert_eq!(bench.committed, serial(interesting).1[..1]);
+        // The third was proposed on the guess that the second fails.
+        assert_eq!(bench.cancelled(), [false, false, true]);
+        assert_eq!(bench.phase.wasted, 1);
+    }
+
+    #[test]
+    fn a_wrong_guess_cancels_every_later_proposal() {
+        // The first candidate, [0, 1, 2, 3], passes.
+        let mut bench = Bench::new(4, false);
+        bench.propose();
+        bench.finish(0, true);
+        bench.settle();
+        assert_eq!(bench.committed, [vec![0, 1, 2, 3]]);
+        assert_eq!(bench.cancelled(), [false, true, true, true]);
+        assert_eq!(bench.phase.wasted, 3);
+        // What follows is proposed from the committed candidate, on the
+        // guess that each fails.
+        bench.propose();
+        let (tested, _) = serial(|c| kept(c) == [0, 1, 2, 3]);
+        assert_eq!(bench.sent_from(4), tested[1..5]);
+    }
+
+    #[test]
+    fn a_report_on_a_test_cancelled_on_a_wrong_guess_changes_nothing() {
+        let mut bench = Bench::new(3, false);
+        bench.propose();
+        bench.finish(0, true);
+        bench.settle();
+        bench.propose();
+        let tests = bench.phase.tests;
+        assert_eq!(bench.finish(1, true), Report::Stale);
+        assert_eq!(bench.report(2, Finished::Cancelled, ms(1)), Report::Stale);
+        assert_eq!(bench.phase.tests, tests);
+        assert!(bench.settle().is_none());
+        assert_eq!(bench.committed.len(), 1);
+    }
+
+    #[test]
+    fn a_test_cancelled_while_still_wanted_stops_every_test() {
+        let mut bench = Bench::new(3, false);
+        bench.propose();
+        assert_eq!(bench.report(1, Finished::Cancelled, ms(1)), Report::Stop);
+        assert_eq!(bench.cancelled(), [true, true, true]);
+        assert_eq!(bench.phase.wasted, 3);
+        assert_eq!(bench.phase.tests, 0);
+    }
+
+    #[test]
+    fn a_long_running_test_gets_followers_proposed_on_its_pass() {
+        // The first candidate, [0, 1, 2, 3], passes, slowly.
+        let (tested, committed) = serial(|c| kept(c) == [0, 1, 2, 3]);
+        let mut bench = Bench::new(3, false);
+        bench.learn_slow_passes();
+        bench.propose();
+        bench.advance(ms(99));
+        bench.reguess();
+        assert_eq!(bench.phase.wasted, 0, "not yet a likely pass");
+        bench.advance(ms(1));
+        bench.reguess();
+        // Its followers were proposed on the guess that it fails.
+        assert_eq!(bench.cancelled(), [false, true, true]);
+        assert_eq!(bench.phase.wasted, 2);
+        bench.propose();
+        assert_eq!(bench.sent_from(3), tested[1..3]);
+        // The first follower is on a guessed pass, the second on a failure.
+        assert_eq!(bench.phase.guessed_pass, 1);
+        bench.report(0, Finished::Tested(outcome(true)), ms(150));
+        bench.settle();
+        assert_eq!(bench.committed, committed[..1]);
+        assert_eq!(bench.phase.wasted, 2, "the guess was right");
+    }
+
+    #[test]
+    fn a_test_running_far_longer_than_any_pass_is_guessed_to_fail_again() {
+        let mut bench = Bench::new(2, false);
+        bench.learn_slow_passes();
+        bench.propose();
+        bench.advance(ms(150));
+        bench.reguess();
+        bench.propose();
+        assert_eq!(bench.phase.wasted, 1);
+        // Twice the longest pass: a hang, guessed to fail again.
+        bench.advance(ms(50));
+        bench.reguess();
+        assert_eq!(bench.cancelled(), [false, true, true]);
+        bench.propose();
+        let (tested, _) = serial(|_| false);
+        assert_eq!(bench.sent_from(3), tested[1..2]);
+        // For good: once the model widens its window, it stays a failure.
+        for _ in 0..MEMORY {
+            bench.speculation.model.record(ms(1000), true);
+        }
+        bench.reguess();
+        assert_eq!(bench.cancelled(), [false, true, true, false]);
+    }
+
+    #[test]
+    fn the_wait_ends_when_a_running_tests_guess_would_change() {
+        let mut bench = Bench::new(1, false);
+        bench.propose();
+        assert_eq!(bench.speculation.wait(), MAX_WAIT, "no guesses yet");
+        bench.learn_slow_passes();
+        bench.advance(ms(70));
+        assert_eq!(bench.speculation.wait(), ms(30), "a pass from 100 ms");
+        bench.advance(ms(30));
+        bench.reguess();
+        bench.advance(ms(80));
+        assert_eq!(bench.speculation.wait(), ms(20), "a failure from 200 ms");
+        bench.advance(ms(20));
+        bench.reguess();
+        assert_eq!(
+            bench.speculation.wait(),
+            MAX_WAIT,
+            "guessed to fail for good"
+        );
+    }
+
+    #[test]
+    fn candidates_the_cache_knows_settle_without_a_test() {
+        let interesting = keeps(&[2, 5]);
+        let (tested, committed) = serial(interesting);
+        let mut bench = Bench::new(2, false);
+        for candidate in &tested {
+            let config = Configuration::from_units(N, candidate.iter().copied());
+            bench.cache.insert(candidate.clone(), interesting(&config));
+        }
+        let mut rounds = 0;
+        while bench.propose().is_none() {
+            assert!(bench.speculation.front_is_known());
+            bench.settle();
+            rounds += 1;
+        }
+        assert!(bench.sent.is_empty());
+        assert_eq!(bench.committed, committed);
+        assert_eq!(bench.phase.cache_hits, tested.len() as u64);
+        assert!(
+            rounds < tested.len(),
+            "{rounds} rounds: many settle at once"
+        );
+    }
+
+    #[test]
+    fn a_pass_at_the_front_waits_for_its_retest() {
+        for confirmed in [false, true] {
+            let mut bench = Bench::new(3, true);
+            bench.propose();
+            bench.finish(0, true);
+            let retest = bench.settle().expect("a re-test of the front");
+            assert_eq!(kept(&retest.candidate), [0, 1, 2, 3]);
+            assert!(bench.committed.is_empty());
+            bench.speculation.confirm_front(confirmed);
+            assert!(bench.settle().is_none());
+            if confirmed {
+                assert_eq!(bench.committed, [vec![0, 1, 2, 3]]);
+                assert_eq!(bench.cancelled(), [false, true, true]);
+            } else {
+                assert!(bench.committed.is_empty());
+                assert_eq!(bench.cancelled(), [false, false, false]);
+            }
+        }
+    }
+
+    /// A xorshift generator, for orders of events.
+    struct Rng(u64);
+
+    impl Rng {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+    }
+
+    /// Runs a whole phase with results arriving in an order drawn from
+    /// `seed`, passes taking 100 ms and failures 10 ms, the clock moving on
+    /// by chance; returns the commits.
+    fn shuffled_phase(
+        minimizer: Minimizer,
+        jobs: usize,
+        recheck: bool,
+        seed: u64,
+        interesting: impl Fn(&Configuration) -> bool,
+    ) -> Vec<Vec<u32>> {
+        let mut rng = Rng(seed);
+        let mut bench = Bench::with(minimizer, jobs, recheck);
+        let mut reported = Vec::new();
+        loop {
+            while let Some(retest) = bench.settle() {
+                bench
+                    .speculation
+                    .confirm_front(interesting(&retest.candidate));
+            }
+            bench.reguess();
+            if bench.propose().is_some() {
+                return bench.committed;
+            }
+            reported.resize(bench.sent.len(), false);
+            if bench.speculation.front_is_known() {
+                continue;
+            }
+            if rng.below(3) == 0 {
+                bench.advance(ms(rng.below(80) as u64));
+                continue;
+            }
+            // Any test sent and not yet reported, cancelled ones too.
+            let waiting: Vec<usize> = (0..bench.sent.len()).filter(|&i| !reported[i]).collect();
+            let i = waiting[rng.below(waiting.len())];
+            reported[i] = true;
+            let pass = interesting(&bench.sent[i].candidate);
+            let took = if pass { ms(100) } else { ms(10) };
+            bench.report(i, Finished::Tested(outcome(pass)), took);
+        }
+    }
+
+    #[test]
+    fn whatever_order_results_arrive_in_the_commits_are_the_serial_loops() {
+        let oracles = [
+            keeps(&[2, 5]),
+            keeps(&[0, 1]),
+            keeps(&[7]),
+            keeps(&[1, 3, 6]),
+        ];
+        for minimizer in [Minimizer::DdMin, Minimizer::ProbDd, Minimizer::DrDd] {
+            for (o, interesting) in oracles.into_iter().enumerate() {
+                let (_, committed) = serial_with(minimizer, interesting);
+                for jobs in 1..=4 {
+                    for seed in 1..=8 {
+                        let recheck = seed % 2 == 0;
+                        let got = shuffled_phase(minimizer, jobs, recheck, seed, interesting);
+                        assert_eq!(
+                            got, committed,
+                            "{minimizer:?} oracle {o} -j {jobs} seed {seed}"
+                        );
+                    }
+                }
+            }
+        }
     }
 }
