@@ -491,8 +491,8 @@ impl<'a> Reducer<'a> {
                 break reason;
             }
             speculation.reguess(phase);
-            if let Some(done) = self.propose_ahead(&mut speculation, phase, job_tx) {
-                *policy = done;
+            if let Some(ended) = self.propose_ahead(&mut speculation, phase, job_tx) {
+                *policy = ended;
                 break StopReason::Finished;
             }
             if speculation.front_is_known() {
