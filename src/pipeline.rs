@@ -22,9 +22,7 @@ use crate::policy::flat::FlatPolicy;
 use crate::policy::format::{COMPACT_LAYOUTS, Format, READABLE_LAYOUTS};
 use crate::policy::hdd::{Hdd, HddOptions};
 use crate::policy::idreplace::IdReplace;
-use crate::policy::perses::{
-    DEFAULT_MAX_REPLACEMENTS_PER_NODE, Perses, PersesOptions, PersesSchedule,
-};
+use crate::policy::perses::{Perses, PersesOptions, PersesSchedule};
 use crate::policy::rename::Rename;
 use crate::policy::simplify::Simplify;
 use crate::policy::tpdd::{TPdd, TPddOptions};
@@ -33,12 +31,6 @@ use crate::policy::{Minimizer, MinimizerSettings, Policy};
 use crate::reducer::{Reducer, StopReason};
 use crate::tree::Tree;
 use crate::units::{UnitKind, Units};
-
-/// How deep below a node Perses looks for a replacing descendant on real
-/// inputs (the tutorial's toy trees search the whole subtree). Perses' own
-/// default bound is 4–5 levels of its normalized grammar; tree-sitter trees
-/// have fewer wrapper levels, so a similar bound keeps a pass O(n·depth).
-pub const PERSES_REPLACEMENT_DEPTH: u32 = 6;
 
 /// The input's language as far as reduction is concerned.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -401,11 +393,9 @@ impl Plan {
                         s.inner,
                         s.minimizer,
                         PersesOptions {
-                            max_replacement_depth: Some(PERSES_REPLACEMENT_DEPTH),
                             schedule: s.perses_schedule,
-                            max_replacements_per_node: Some(DEFAULT_MAX_REPLACEMENTS_PER_NODE),
-                            recheck_minimized_lists: true,
                             lists_minimized_before: self.later_round,
+                            ..PersesOptions::default()
                         },
                     )),
                     Phase::Simplify => Box::new(Simplify::new(tree, Arc::clone(&self.units))),

@@ -124,7 +124,6 @@ fn tree_policies(tree: &Arc<Tree>, units: &Units, inner: Minimizer) -> Vec<Box<d
             inner,
             settings,
             PersesOptions {
-                max_replacement_depth: Some(crate::pipeline::PERSES_REPLACEMENT_DEPTH),
                 schedule,
                 ..PersesOptions::default()
             },

@@ -110,17 +110,37 @@ use crate::tree::{Liveness, NodeId, Sizes, Tree};
 /// The sweep schedule's default cap on replacements tried per node.
 pub const DEFAULT_MAX_REPLACEMENTS_PER_NODE: u32 = 16;
 
+/// How deep below a node Perses looks for a replacing descendant on real
+/// inputs (the tutorial's toy trees search the whole subtree). Perses' own
+/// default bound is 4–5 levels of its normalized grammar; tree-sitter trees
+/// have fewer wrapper levels, so a similar bound keeps a pass O(n·depth).
+pub const PERSES_REPLACEMENT_DEPTH: u32 = 6;
+
 /// In which order Perses tries its edits.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum PersesSchedule {
     /// The tutorial's: after every success, the replacements of all live
-    /// nodes again, then the active list (the library default, so the
-    /// tutorial's numbers hold).
-    #[default]
+    /// nodes again, then the active list ([`PersesOptions::tutorial`], so
+    /// the tutorial's numbers hold).
     Tutorial,
     /// Deferred restarts over nodes: one cursor over the nodes, largest
-    /// first, that survives successes; a new sweep only after the end.
+    /// first, that survives successes; a new sweep only after the end (the
+    /// default).
+    #[default]
     Sweep,
+}
+
+impl PersesSchedule {
+    /// Every schedule, in `--perses-schedule`'s order.
+    pub const ALL: [PersesSchedule; 2] = [PersesSchedule::Tutorial, PersesSchedule::Sweep];
+
+    /// The schedule's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            PersesSchedule::Tutorial => "tutorial",
+            PersesSchedule::Sweep => "sweep",
+        }
+    }
 }
 
 /// How Perses searches.
@@ -145,14 +165,28 @@ pub struct PersesOptions {
     pub lists_minimized_before: bool,
 }
 
+/// What the binary runs: the sweep schedule, a replacement search
+/// [`PERSES_REPLACEMENT_DEPTH`] levels deep.
 impl Default for PersesOptions {
     fn default() -> Self {
         PersesOptions {
-            max_replacement_depth: None,
-            schedule: PersesSchedule::Tutorial,
+            max_replacement_depth: Some(PERSES_REPLACEMENT_DEPTH),
+            schedule: PersesSchedule::Sweep,
             max_replacements_per_node: Some(DEFAULT_MAX_REPLACEMENTS_PER_NODE),
             recheck_minimized_lists: true,
             lists_minimized_before: false,
+        }
+    }
+}
+
+impl PersesOptions {
+    /// The tutorial's Perses: its schedule, and a replacement search over
+    /// the whole subtree (the tutorial's oracle-call counts hold with these).
+    pub fn tutorial() -> Self {
+        PersesOptions {
+            max_replacement_depth: None,
+            schedule: PersesSchedule::Tutorial,
+            ..PersesOptions::default()
         }
     }
 }
