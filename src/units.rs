@@ -19,6 +19,10 @@ pub enum UnitKind {
 }
 
 impl UnitKind {
+    /// Every kind, in `--unit`'s order.
+    pub const ALL: [UnitKind; 3] = [UnitKind::Byte, UnitKind::Line, UnitKind::Token];
+
+    /// The kind's name on the command line and in stats.
     pub fn name(self) -> &'static str {
         match self {
             UnitKind::Byte => "byte",

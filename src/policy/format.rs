@@ -32,6 +32,38 @@ pub const COMPACT_LAYOUTS: &[Layout] = &[Layout::Compact, Layout::Lines, Layout:
 /// The default pipeline's readable result.
 pub const READABLE_LAYOUTS: &[Layout] = &[Layout::Tidy];
 
+/// How the result's whitespace is laid out (`--format`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Style {
+    /// The whitespace each kept token had in the input (tidied by the
+    /// default pipeline).
+    #[default]
+    Readable,
+    /// As little whitespace as the oracle allows (tried once at the end).
+    Compact,
+}
+
+impl Style {
+    /// Every style, in `--format`'s order.
+    pub const ALL: [Style; 2] = [Style::Readable, Style::Compact];
+
+    /// The style's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Style::Readable => "readable",
+            Style::Compact => "compact",
+        }
+    }
+
+    /// The layouts the format pass proposes for this style, in order.
+    pub fn layouts(self) -> &'static [Layout] {
+        match self {
+            Style::Readable => READABLE_LAYOUTS,
+            Style::Compact => COMPACT_LAYOUTS,
+        }
+    }
+}
+
 impl Format {
     pub fn new(layouts: &'static [Layout], units: Arc<Units>) -> Self {
         Format {

@@ -28,6 +28,7 @@ pub mod hdd;
 pub mod idreplace;
 pub mod perses;
 pub mod probdd;
+pub mod registry;
 pub mod rename;
 pub mod simplify;
 pub mod tpdd;
