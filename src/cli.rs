@@ -1,11 +1,31 @@
-//! The command line as typed: clap's derive structs, nothing validated yet.
+//! The command line: clap's derive structs, and the run's [`Settings`] built
+//! from them.
 //!
-//! `crate::app` checks these raw flags before the first test. The optional
-//! subcommands (`completions`, `man`) are handled by the binary before a run.
+//! The only library module that knows clap. Values with a fixed list of
+//! spellings (`--algo`, `--inner`, `--unit`, `--lang`, `--perses-schedule`,
+//! `--format`) are parsed straight into the library's own types, their
+//! possible values built from the library's names (the policy registry,
+//! [`Minimizer::ALL`], [`Lang::names`], ...). [`Cli::settings`] refuses
+//! flags out of range (exit 2). The optional subcommands (`completions`,
+//! `man`) are handled by the binary before a run.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use anyhow::Result;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use clap::{Parser, Subcommand};
+
+use crate::exit::{self, failure};
+use crate::pipeline::{Lang, Strategy};
+use crate::policy::format::Style;
+use crate::policy::hdd::HddOptions;
+use crate::policy::perses::{PersesOptions, PersesSchedule};
+use crate::policy::registry::{self, Entry, Tuning};
+use crate::policy::tpdd::TPddOptions;
+use crate::policy::{Minimizer, MinimizerSettings};
+use crate::settings::{Settings, parse_duration};
+use crate::units::UnitKind;
 
 pub const AFTER_HELP: &str = "\
 Examples (the oracle gets the candidate as $1; it exits 0 while the bug shows):
@@ -42,72 +62,65 @@ Exit codes:
   129, 130, 143  interrupted by SIGHUP, SIGINT, SIGTERM; the output holds the
      best result so far";
 
-/// Which algorithm reduces.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Algo {
-    /// A tree policy to its fixpoint, then token-level Dr. DD (the default).
-    Auto,
-    /// ddmin over flat units (1-minimal, O(n²) worst case).
-    Ddmin,
-    /// Dr. DD: coarse scans once, single-unit scans until one changes nothing (1-minimal).
-    Drdd,
-    /// Probabilistic DD: learns which units matter (not 1-minimal, O(n)).
-    Probdd,
-    /// Counter-based DD (not 1-minimal, O(n)).
-    Cdd,
-    /// Weighted DD: ddmin with weight-balanced chunks (1-minimal).
-    Wdd,
-    /// Hierarchical DD over the parse tree, level by level.
-    Hdd,
-    /// Perses: syntax-guided deletion and node replacement.
-    Perses,
-    /// Tree-based probabilistic DD.
-    Tpdd,
+/// A parser of one of `choices`, each a spelling (with its help) and its value.
+fn one_of<T: Clone + Send + Sync + 'static>(
+    choices: impl IntoIterator<Item = (PossibleValue, T)>,
+) -> impl TypedValueParser<Value = T> {
+    let (spellings, values): (Vec<PossibleValue>, Vec<T>) = choices.into_iter().unzip();
+    let names: Vec<String> = spellings.iter().map(|v| v.get_name().to_string()).collect();
+    PossibleValuesParser::new(spellings).map(move |name: String| {
+        let at = names.iter().position(|n| *n == name);
+        values[at.expect("clap accepts only the possible values")].clone()
+    })
 }
 
-/// The list minimizer inside a tree policy.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Inner {
-    Ddmin,
-    Drdd,
-    Probdd,
-    Cdd,
-    Wdd,
+/// `--algo`: the entries of the policy registry that it offers.
+fn algo_parser() -> impl TypedValueParser<Value = &'static Entry> {
+    one_of(registry::algorithms().map(|e| (PossibleValue::new(e.name).help(e.description), e)))
 }
 
-/// The order in which perses tries its edits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum PersesScheduleArg {
-    /// The tutorial's: every node's replacements again after each success.
-    Tutorial,
-    /// One pass over the nodes, largest first, resumed after each success.
-    Sweep,
+/// `--inner`: the list minimizers.
+fn inner_parser() -> impl TypedValueParser<Value = Minimizer> {
+    one_of(Minimizer::ALL.map(|m| (PossibleValue::new(m.name()), m)))
 }
 
-/// How the result's whitespace is laid out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum FormatArg {
-    /// The whitespace each kept token had in the input.
-    Readable,
-    /// As little whitespace as the oracle allows (tried once at the end).
-    Compact,
+/// `--unit`: the kinds of flat units.
+fn unit_parser() -> impl TypedValueParser<Value = UnitKind> {
+    one_of(UnitKind::ALL.map(|k| (PossibleValue::new(k.name()), k)))
 }
 
-/// Flat units when no grammar is used.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum UnitArg {
-    Byte,
-    Line,
-    Token,
+/// `--lang`: the languages with a grammar, then text and bytes.
+fn lang_parser() -> impl TypedValueParser<Value = Lang> {
+    one_of(Lang::names().into_iter().map(|name| {
+        let lang = Lang::from_name(name).expect("a language's own name");
+        (PossibleValue::new(name), lang)
+    }))
 }
 
-/// The input's language.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum LangArg {
-    C,
-    Json,
-    Text,
-    Bytes,
+/// `--perses-schedule`.
+fn schedule_parser() -> impl TypedValueParser<Value = PersesSchedule> {
+    one_of(PersesSchedule::ALL.map(|s| {
+        let help = match s {
+            PersesSchedule::Tutorial => {
+                "The tutorial's: every node's replacements again after each success"
+            }
+            PersesSchedule::Sweep => {
+                "One pass over the nodes, largest first, resumed after each success"
+            }
+        };
+        (PossibleValue::new(s.name()).help(help), s)
+    }))
+}
+
+/// `--format`.
+fn format_parser() -> impl TypedValueParser<Value = Style> {
+    one_of(Style::ALL.map(|s| {
+        let help = match s {
+            Style::Readable => "The whitespace each kept token had in the input",
+            Style::Compact => "As little whitespace as the oracle allows (tried once at the end)",
+        };
+        (PossibleValue::new(s.name()).help(help), s)
+    }))
 }
 
 /// What `reduce` does instead of reducing.
@@ -208,20 +221,25 @@ pub struct Cli {
     pub allow_empty: bool,
 
     /// The algorithm.
-    #[arg(long, value_enum, default_value_t = Algo::Auto, help_heading = "Algorithm")]
-    pub algo: Algo,
+    #[arg(
+        long,
+        value_parser = algo_parser(),
+        default_value = registry::AUTO.name,
+        help_heading = "Algorithm"
+    )]
+    pub algo: &'static Entry,
 
     /// The list minimizer inside hdd, perses (and auto's tree phase).
-    #[arg(long, value_enum, help_heading = "Algorithm")]
-    pub inner: Option<Inner>,
+    #[arg(long, value_parser = inner_parser(), help_heading = "Algorithm")]
+    pub inner: Option<Minimizer>,
 
     /// Flat units for list algorithms and for inputs without a grammar [default: token for text, byte for binary].
-    #[arg(long, value_enum, help_heading = "Algorithm")]
-    pub unit: Option<UnitArg>,
+    #[arg(long, value_parser = unit_parser(), help_heading = "Algorithm")]
+    pub unit: Option<UnitKind>,
 
     /// The input's language [default: from the file extension].
-    #[arg(long, value_enum, help_heading = "Algorithm")]
-    pub lang: Option<LangArg>,
+    #[arg(long, value_parser = lang_parser(), help_heading = "Algorithm")]
+    pub lang: Option<Lang>,
 
     /// perses (and auto's tree phase): the order of the edits. `sweep` walks
     /// the nodes once, largest first, trying a few replacements per node
@@ -231,12 +249,12 @@ pub struct Cli {
     /// tests on real inputs.
     #[arg(
         long,
-        value_enum,
+        value_parser = schedule_parser(),
         value_name = "SCHEDULE",
-        default_value_t = PersesScheduleArg::Sweep,
+        default_value = PersesOptions::default().schedule.name(),
         help_heading = "Algorithm"
     )]
-    pub perses_schedule: PersesScheduleArg,
+    pub perses_schedule: PersesSchedule,
 
     /// The result's whitespace. `compact` ends the run by proposing the
     /// tokens with no line breaks (but after line comments and `#` lines)
@@ -245,12 +263,12 @@ pub struct Cli {
     /// whitespace the bug depends on stays. Token units only (C, JSON, text).
     #[arg(
         long,
-        value_enum,
+        value_parser = format_parser(),
         value_name = "STYLE",
-        default_value_t = FormatArg::Readable,
+        default_value = Style::default().name(),
         help_heading = "Output"
     )]
-    pub format: FormatArg,
+    pub format: Style,
 
     /// End the run by renaming identifiers to short names (`a`, `b`, …),
     /// one name at a time, each renaming tested by the oracle. Off by
@@ -271,7 +289,7 @@ pub struct Cli {
     #[arg(
         long,
         value_name = "P",
-        default_value_t = 0.1,
+        default_value_t = MinimizerSettings::default().p0,
         help_heading = "Algorithm"
     )]
     pub p0: f64,
@@ -284,7 +302,7 @@ pub struct Cli {
     #[arg(
         long,
         value_name = "S",
-        default_value_t = 0.5,
+        default_value_t = TPddOptions::default().sigma,
         help_heading = "Algorithm"
     )]
     pub sigma: f64,
@@ -293,7 +311,7 @@ pub struct Cli {
     #[arg(
         long,
         value_name = "G",
-        default_value_t = 1.0,
+        default_value_t = TPddOptions::default().min_gain,
         help_heading = "Algorithm"
     )]
     pub min_gain: f64,
@@ -333,4 +351,111 @@ pub struct Cli {
     /// List the algorithms and inner minimizers, then exit.
     #[arg(long)]
     pub list_algos: bool,
+}
+
+impl Cli {
+    /// The run's settings; flags out of range are refused with exit code 2
+    /// (and a blank `--launcher` with 1), in the order they are listed here.
+    ///
+    /// # Panics
+    /// When clap let through a reduction without INPUT or `--oracle` (it
+    /// requires them unless `--list-algos` or a subcommand is given).
+    pub fn settings(self) -> Result<Settings> {
+        if let Some(t) = self.timeout
+            && !(t > 0.0 && t.is_finite())
+        {
+            return Err(failure(
+                exit::USAGE,
+                format!("--timeout must be a positive number of seconds, not {t}"),
+            ));
+        }
+        if self.jobs == Some(0) {
+            return Err(failure(exit::USAGE, "-j/--jobs must be at least 1"));
+        }
+        if self.check_flaky == 0 {
+            return Err(failure(
+                exit::USAGE,
+                "--check-flaky must be at least 1 (1 = run the original once)",
+            ));
+        }
+        if !(self.p0 > 0.0 && self.p0 < 1.0) {
+            return Err(failure(
+                exit::USAGE,
+                format!("--p0 must be strictly between 0 and 1, not {}", self.p0),
+            ));
+        }
+        if !(self.sigma > 0.0 && self.sigma <= 1.0) {
+            return Err(failure(
+                exit::USAGE,
+                format!("--sigma must be in (0, 1], not {}", self.sigma),
+            ));
+        }
+        let max_time = self
+            .max_time
+            .as_deref()
+            .map(parse_duration)
+            .transpose()
+            .map_err(|e| failure(exit::USAGE, format!("{e:#}")))?;
+        if self
+            .launcher
+            .as_deref()
+            .is_some_and(|l| l.trim().is_empty())
+        {
+            anyhow::bail!(
+                "--launcher is empty: give the command prefix, e.g. 'srun --quiet -N1 -n1 --'"
+            );
+        }
+        let strategy = Strategy {
+            algo: self.algo,
+            inner: self.inner,
+            unit: self.unit,
+            rename: self.rename,
+            tuning: Tuning {
+                minimizer: MinimizerSettings {
+                    p0: self.p0,
+                    restarts: self.restarts,
+                },
+                hdd: HddOptions {
+                    fixpoint: self.fixpoint,
+                    any_node: self.any_node,
+                    ..HddOptions::default()
+                },
+                perses: PersesOptions {
+                    schedule: self.perses_schedule,
+                    ..PersesOptions::default()
+                },
+                tpdd: TPddOptions {
+                    sigma: self.sigma,
+                    min_gain: self.min_gain,
+                },
+                format: self.format,
+            },
+        };
+        let jobs = self
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        Ok(Settings {
+            input: self.input.expect("clap requires INPUT"),
+            oracle: self.oracle.expect("clap requires --oracle"),
+            timeout: self.timeout.map(Duration::from_secs_f64),
+            jobs,
+            cache: !self.no_cache,
+            work_dir: self.work_dir,
+            launcher: self.launcher,
+            copy: self.copy,
+            check_flaky: self.check_flaky,
+            recheck: self.recheck,
+            allow_empty: self.allow_empty,
+            lang: self.lang,
+            strategy,
+            no_syntax_filter: self.no_syntax_filter,
+            output: self.output,
+            in_place: self.in_place,
+            stats_json: self.stats_json,
+            max_time,
+            max_tests: self.max_tests,
+            quiet: self.quiet,
+            verbose: self.verbose,
+        })
+    }
 }
