@@ -127,7 +127,7 @@ fn not_interesting(
     cancel: Watch<'_>,
 ) -> Result<Option<Duration>> {
     let path = &settings.input;
-    let from_stdin = settings.from_stdin();
+    let from_stdin = settings.reads_stdin();
     // Does it pass beside the input, where the user tried it?
     let by_hand = if from_stdin || verdict == Exit::Timeout {
         None

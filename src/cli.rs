@@ -165,7 +165,7 @@ pub struct Cli {
 
     /// The input file (`-` reads standard input).
     #[arg(value_name = "INPUT", required_unless_present = "list_algos")]
-    pub input: Option<PathBuf>,
+    pub(crate) input: Option<PathBuf>,
 
     /// The interestingness test: an executable that exits 0 while the candidate is interesting.
     #[arg(
@@ -174,51 +174,51 @@ pub struct Cli {
         required_unless_present = "list_algos",
         help_heading = "Oracle"
     )]
-    pub oracle: Option<PathBuf>,
+    pub(crate) oracle: Option<PathBuf>,
 
     /// Seconds before a test is killed and counted as not interesting
     /// [default: 10× the original's run time, between 1 and 300].
     #[arg(long, value_name = "SECS", help_heading = "Oracle")]
-    pub timeout: Option<f64>,
+    pub(crate) timeout: Option<f64>,
 
     /// Tests to run at once [default: the number of cores].
     #[arg(short = 'j', long, value_name = "N", help_heading = "Oracle")]
-    pub jobs: Option<usize>,
+    pub(crate) jobs: Option<usize>,
 
     /// Do not remember verdicts of candidates already tested.
     #[arg(long, help_heading = "Oracle")]
-    pub no_cache: bool,
+    pub(crate) no_cache: bool,
 
     /// Where to make the per-test temporary directories [default: $TMPDIR if
     /// set, else /dev/shm when it is a tmpfs with 1 GiB free, else /tmp].
     #[arg(long, value_name = "DIR", help_heading = "Oracle")]
-    pub work_dir: Option<PathBuf>,
+    pub(crate) work_dir: Option<PathBuf>,
 
     /// Run every test as `CMD <oracle> <candidate>` (through /bin/sh), e.g.
     /// 'srun --quiet -N1 -n1 --' to spread tests over a Slurm cluster; its
     /// exit status is the verdict. Use with --work-dir on a shared
     /// filesystem (docs/cluster.md).
     #[arg(long, value_name = "CMD", help_heading = "Oracle")]
-    pub launcher: Option<String>,
+    pub(crate) launcher: Option<String>,
 
     /// A file to copy beside every candidate (repeatable).
     #[arg(long = "copy", value_name = "FILE", help_heading = "Oracle")]
-    pub copy: Vec<PathBuf>,
+    pub(crate) copy: Vec<PathBuf>,
 
     /// Run the oracle on the original N times before reducing and refuse to
     /// start (exit 3) if the verdicts disagree; 1 = the baseline run only.
     /// Up to -j of the runs go at once.
     #[arg(long, value_name = "N", default_value_t = 2, help_heading = "Oracle")]
-    pub check_flaky: u32,
+    pub(crate) check_flaky: u32,
 
     /// Test every interesting candidate once more before committing it; one
     /// that fails the re-test is not committed (for flaky oracles).
     #[arg(long, help_heading = "Oracle")]
-    pub recheck: bool,
+    pub(crate) recheck: bool,
 
     /// Do not refuse an oracle that accepts an empty or whitespace-only file.
     #[arg(long, help_heading = "Oracle")]
-    pub allow_empty: bool,
+    pub(crate) allow_empty: bool,
 
     /// The algorithm.
     #[arg(
@@ -227,19 +227,19 @@ pub struct Cli {
         default_value = registry::AUTO.name,
         help_heading = "Algorithm"
     )]
-    pub algo: &'static Entry,
+    pub(crate) algo: &'static Entry,
 
     /// The list minimizer inside hdd, perses (and auto's tree phase).
     #[arg(long, value_parser = inner_parser(), help_heading = "Algorithm")]
-    pub inner: Option<Minimizer>,
+    pub(crate) inner: Option<Minimizer>,
 
     /// Flat units for list algorithms and for inputs without a grammar [default: token for text, byte for binary].
     #[arg(long, value_parser = unit_parser(), help_heading = "Algorithm")]
-    pub unit: Option<UnitKind>,
+    pub(crate) unit: Option<UnitKind>,
 
     /// The input's language [default: from the file extension].
     #[arg(long, value_parser = lang_parser(), help_heading = "Algorithm")]
-    pub lang: Option<Lang>,
+    pub(crate) lang: Option<Lang>,
 
     /// perses (and auto's tree phase): the order of the edits. `sweep` walks
     /// the nodes once, largest first, trying a few replacements per node
@@ -254,7 +254,7 @@ pub struct Cli {
         default_value = PersesOptions::default().schedule.name(),
         help_heading = "Algorithm"
     )]
-    pub perses_schedule: PersesSchedule,
+    pub(crate) perses_schedule: PersesSchedule,
 
     /// The result's whitespace. `compact` ends the run by proposing the
     /// tokens with no line breaks (but after line comments and `#` lines)
@@ -268,22 +268,22 @@ pub struct Cli {
         default_value = Style::default().name(),
         help_heading = "Output"
     )]
-    pub format: Style,
+    pub(crate) format: Style,
 
     /// End the run by renaming identifiers to short names (`a`, `b`, …),
     /// one name at a time, each renaming tested by the oracle. Off by
     /// default: names help map a result back to the code. Needs a grammar
     /// that lists identifier kinds (C).
     #[arg(long, help_heading = "Output")]
-    pub rename: bool,
+    pub(crate) rename: bool,
 
     /// Repeat tree sweeps until one removes nothing (HDD*).
     #[arg(long, help_heading = "Algorithm")]
-    pub fixpoint: bool,
+    pub(crate) fixpoint: bool,
 
     /// hdd: let every node but the root be deleted, not only optional ones.
     #[arg(long, help_heading = "Algorithm")]
-    pub any_node: bool,
+    pub(crate) any_node: bool,
 
     /// Prior probability that a unit is essential (probdd, cdd).
     #[arg(
@@ -292,11 +292,11 @@ pub struct Cli {
         default_value_t = MinimizerSettings::default().p0,
         help_heading = "Algorithm"
     )]
-    pub p0: f64,
+    pub(crate) p0: f64,
 
     /// drdd: at most R single-unit scans (1 = linear, no 1-minimality) [default: until a scan changes nothing].
     #[arg(long, value_name = "R", help_heading = "Algorithm")]
-    pub restarts: Option<u32>,
+    pub(crate) restarts: Option<u32>,
 
     /// tpdd: prior that an optional node survives.
     #[arg(
@@ -305,7 +305,7 @@ pub struct Cli {
         default_value_t = TPddOptions::default().sigma,
         help_heading = "Algorithm"
     )]
-    pub sigma: f64,
+    pub(crate) sigma: f64,
 
     /// tpdd: stop when the best expected gain is at most this many tokens.
     #[arg(
@@ -314,39 +314,39 @@ pub struct Cli {
         default_value_t = TPddOptions::default().min_gain,
         help_heading = "Algorithm"
     )]
-    pub min_gain: f64,
+    pub(crate) min_gain: f64,
 
     /// Test tree candidates even when they parse worse than the original.
     #[arg(long, help_heading = "Algorithm")]
-    pub no_syntax_filter: bool,
+    pub(crate) no_syntax_filter: bool,
 
     /// Where the result goes (`-` = standard output) [default: INPUT's stem + `.reduced` + its extension, beside it].
     #[arg(short, long, value_name = "FILE", help_heading = "Output")]
-    pub output: Option<PathBuf>,
+    pub(crate) output: Option<PathBuf>,
 
     /// Overwrite the input with the result, after saving it as INPUT.orig.
     #[arg(long, conflicts_with = "output", help_heading = "Output")]
-    pub in_place: bool,
+    pub(crate) in_place: bool,
 
     /// Write counters and timings as JSON to FILE.
     #[arg(long, value_name = "FILE", help_heading = "Output")]
-    pub stats_json: Option<PathBuf>,
+    pub(crate) stats_json: Option<PathBuf>,
 
     /// Stop after this long (e.g. 90s, 10m, 2h); the result is the best so far.
     #[arg(long, value_name = "DURATION", help_heading = "Limits")]
-    pub max_time: Option<String>,
+    pub(crate) max_time: Option<String>,
 
     /// Stop after this many oracle tests.
     #[arg(long, value_name = "N", help_heading = "Limits")]
-    pub max_tests: Option<u64>,
+    pub(crate) max_tests: Option<u64>,
 
     /// Print nothing but errors.
     #[arg(short, long, conflicts_with = "verbose", help_heading = "Output")]
-    pub quiet: bool,
+    pub(crate) quiet: bool,
 
     /// Show each test's output and more detail.
     #[arg(short, long, help_heading = "Output")]
-    pub verbose: bool,
+    pub(crate) verbose: bool,
 
     /// List the algorithms and inner minimizers, then exit.
     #[arg(long)]

@@ -9,18 +9,18 @@ pub const OK: i32 = 0;
 /// An error: unreadable, empty or too large input, unwritable output, ...
 pub const ERROR: i32 = 1;
 /// Bad usage.
-pub const USAGE: i32 = 2;
+pub(crate) const USAGE: i32 = 2;
 /// The oracle cannot be trusted (the original is not interesting, flaky).
-pub const NOT_INTERESTING: i32 = 3;
+pub(crate) const NOT_INTERESTING: i32 = 3;
 /// The oracle cannot be run.
-pub const ORACLE_UNUSABLE: i32 = 4;
+pub(crate) const ORACLE_UNUSABLE: i32 = 4;
 pub const SIGHUP: i32 = 129;
 pub const SIGINT: i32 = 130;
 pub const SIGTERM: i32 = 143;
 
 /// An error that maps to a specific exit code.
 #[derive(Debug)]
-pub struct Failure {
+pub(crate) struct Failure {
     pub code: i32,
     pub message: String,
 }
@@ -42,7 +42,7 @@ pub(crate) fn failure(code: i32, message: impl Into<String>) -> anyhow::Error {
     .into()
 }
 
-/// The exit code for `err`: its [`Failure`]'s, else [`ERROR`].
+/// The exit code for `err`: its `Failure`'s, else [`ERROR`].
 pub fn code_of(err: &anyhow::Error) -> i32 {
     err.downcast_ref::<Failure>().map_or(ERROR, |f| f.code)
 }

@@ -38,7 +38,7 @@ impl Input {
     /// language and the memory the run will need.
     pub(crate) fn read(settings: &Settings) -> Result<Input> {
         let path = &settings.input;
-        let from_stdin = settings.from_stdin();
+        let from_stdin = settings.reads_stdin();
         let source = read_input(path, from_stdin, max_input_bytes()?)?;
         let destination = destination(settings)?;
         destination.check_writable()?;
@@ -189,7 +189,7 @@ fn check_memory(len: u64, needed: u64, available: Option<u64>) -> Result<()> {
 
 /// Where the result goes: `-o`, `--in-place`, or beside the input.
 fn destination(settings: &Settings) -> Result<Destination> {
-    let (input, from_stdin) = (&settings.input, settings.from_stdin());
+    let (input, from_stdin) = (&settings.input, settings.reads_stdin());
     Ok(match (&settings.output, settings.in_place) {
         (_, true) if from_stdin => bail!("--in-place needs an input file, not standard input"),
         (_, true) => Destination::InPlace(input.to_path_buf()),

@@ -9,8 +9,8 @@
 //! [`interfaces::Oracle`] (a user script, or any closure in tests).
 
 pub mod app;
-pub mod bitset;
-pub mod cache;
+pub(crate) mod bitset;
+pub(crate) mod cache;
 mod checks;
 pub mod cli;
 pub mod configuration;
@@ -20,15 +20,15 @@ mod input;
 pub mod interfaces;
 pub mod lang;
 pub mod oracle;
-pub mod output;
+pub(crate) mod output;
 pub mod pipeline;
 pub mod policy;
-pub mod progress;
+pub(crate) mod progress;
 pub mod reducer;
 mod report;
 pub mod settings;
 pub mod speculation;
 mod stages;
-pub mod stats;
+pub(crate) mod stats;
 pub mod tree;
 pub mod units;

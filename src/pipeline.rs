@@ -51,7 +51,7 @@ impl Lang {
     }
 
     /// The language named `name` (exactly as [`Lang::names`] spells it).
-    pub fn from_name(name: &str) -> Option<Lang> {
+    pub(crate) fn from_name(name: &str) -> Option<Lang> {
         match name {
             "text" => Some(Lang::Text),
             "bytes" => Some(Lang::Bytes),
@@ -135,7 +135,7 @@ fn flat_units(unit: Option<UnitKind>, lang: Lang) -> Option<UnitKind> {
 /// Whether a run of `strategy` on `lang` parses the input: a phase needs
 /// the tree, or a grammar's tokens are the units (flat units were not asked
 /// for).
-pub fn builds_tree(strategy: &Strategy, lang: Lang) -> bool {
+pub(crate) fn builds_tree(strategy: &Strategy, lang: Lang) -> bool {
     let (phases, _) = phases_of(strategy.algo, lang);
     matches!(lang, Lang::Tree(_))
         && (phases.iter().any(|p| p.needs_tree) || flat_units(strategy.unit, lang).is_none())
@@ -217,7 +217,7 @@ impl Plan {
     /// other phases changed, and Dr. DD's coarse levels found nothing
     /// there: on the nested-struct case they were most of a later
     /// round's Dr. DD tests (147 of 147 in its third round).
-    pub fn for_a_later_round(mut self) -> Self {
+    pub(crate) fn for_a_later_round(mut self) -> Self {
         self.context.later_round = true;
         self
     }
@@ -226,7 +226,7 @@ impl Plan {
         &self.context.units
     }
 
-    pub fn unit_name(&self) -> &'static str {
+    pub(crate) fn unit_name(&self) -> &'static str {
         self.unit_name
     }
 
@@ -235,12 +235,12 @@ impl Plan {
         self.context.tree.as_ref().map(|t| t.parse_errors)
     }
 
-    pub fn syntax_filter(&self) -> Option<&dyn SyntaxFilter> {
+    pub(crate) fn syntax_filter(&self) -> Option<&dyn SyntaxFilter> {
         self.syntax.as_deref()
     }
 
     /// The algorithm's name as stats report it, e.g. `hdd+probdd`.
-    pub fn algo_name(&self) -> String {
+    pub(crate) fn algo_name(&self) -> String {
         let inner = self.context.inner;
         if self.algo.takes_inner && inner != Minimizer::DdMin {
             format!("{}+{}", self.algo.name, inner.name())
@@ -262,7 +262,7 @@ impl Plan {
     /// the text's structure as it is, not as it was before token-level
     /// deletions (`if (c) ;` minus `if` is an expression statement, whose
     /// parentheses may go).
-    pub fn reparses_between_rounds(&self) -> bool {
+    pub(crate) fn reparses_between_rounds(&self) -> bool {
         self.repeat && self.context.tree.is_some()
     }
 
@@ -277,7 +277,7 @@ impl Plan {
     /// phases' small changes, never found anything, while on the nested
     /// struct it cost 411 tests), and a round repeated here leaves it out
     /// on the same condition.
-    pub fn run_rounds(
+    pub(crate) fn run_rounds(
         &self,
         reducer: &mut Reducer<'_>,
         start: Configuration,
@@ -313,7 +313,7 @@ impl Plan {
     }
 
     /// Runs the closing phases, once the rounds are over.
-    pub fn run_closing(
+    pub(crate) fn run_closing(
         &self,
         reducer: &mut Reducer<'_>,
         mut config: Configuration,

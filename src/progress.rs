@@ -28,7 +28,7 @@ const ECHO_ROOM: u16 = 2;
 const PREFIX_WIDTH: usize = 11;
 
 /// The live display.
-pub struct Progress {
+pub(crate) struct Progress {
     bar: ProgressBar,
     started: Instant,
     units_start: u32,
@@ -64,17 +64,8 @@ impl Progress {
         }
     }
 
-    /// Prints a line above the display (or plainly when it is hidden).
-    pub fn println(&self, line: &str) {
-        if self.bar.is_hidden() {
-            eprintln!("{line}");
-        } else {
-            self.bar.println(line);
-        }
-    }
-
     /// Shows the current phase's counters (indicatif limits the redraws).
-    pub fn update(&mut self, phase: &PhaseStats, units_now: u32, bytes_now: u64) {
+    pub(crate) fn update(&mut self, phase: &PhaseStats, units_now: u32, bytes_now: u64) {
         if self.bar.is_hidden() {
             return;
         }
@@ -95,7 +86,7 @@ impl Progress {
     }
 
     /// A phase ended: fold its counters into the totals.
-    pub fn phase_done(&mut self, phase: &PhaseStats) {
+    pub(crate) fn phase_done(&mut self, phase: &PhaseStats) {
         self.earlier.tests += phase.tests;
         self.earlier.cache_hits += phase.cache_hits;
         self.earlier.syntax_rejected += phase.syntax_rejected;
@@ -109,7 +100,7 @@ impl Progress {
 }
 
 /// `now` as a percentage of `start`.
-pub fn percent(now: u64, start: u64) -> f64 {
+pub(crate) fn percent(now: u64, start: u64) -> f64 {
     if start == 0 {
         100.0
     } else {

@@ -97,7 +97,7 @@ pub(crate) fn start_line(
     let jobs = settings.jobs;
     format!(
         "reduce: {} ({} bytes, {} {}s), algorithm {}, {} job{}, timeout {:.1}s",
-        if settings.from_stdin() {
+        if settings.reads_stdin() {
             "standard input".to_string()
         } else {
             settings.input.display().to_string()

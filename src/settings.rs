@@ -24,42 +24,42 @@ pub struct Settings {
     pub jobs: usize,
     /// Remember verdicts of candidates already tested.
     pub cache: bool,
-    pub work_dir: Option<PathBuf>,
+    pub(crate) work_dir: Option<PathBuf>,
     /// A command prefix every test runs through (never blank).
     pub launcher: Option<String>,
     /// Files copied beside every candidate.
     pub copy: Vec<PathBuf>,
     /// Runs of the oracle on the original before reducing (at least 1).
-    pub check_flaky: u32,
+    pub(crate) check_flaky: u32,
     /// Test every interesting candidate once more before committing it.
     pub recheck: bool,
     /// Accept an oracle that accepts an empty file.
-    pub allow_empty: bool,
+    pub(crate) allow_empty: bool,
     /// The input's language (`None`: from the extension, else the content).
     pub lang: Option<Lang>,
     /// The algorithm and its settings.
-    pub strategy: Strategy,
+    pub(crate) strategy: Strategy,
     /// Test tree candidates that parse worse than the original too.
-    pub no_syntax_filter: bool,
+    pub(crate) no_syntax_filter: bool,
     /// Where the result goes (`-`: standard output; `None`: beside the input).
     pub output: Option<PathBuf>,
-    pub in_place: bool,
-    pub stats_json: Option<PathBuf>,
-    pub max_time: Option<Duration>,
+    pub(crate) in_place: bool,
+    pub(crate) stats_json: Option<PathBuf>,
+    pub(crate) max_time: Option<Duration>,
     pub max_tests: Option<u64>,
     pub quiet: bool,
-    pub verbose: bool,
+    pub(crate) verbose: bool,
 }
 
 impl Settings {
     /// Whether the input is standard input.
-    pub fn from_stdin(&self) -> bool {
+    pub(crate) fn reads_stdin(&self) -> bool {
         self.input.as_os_str() == "-"
     }
 }
 
 /// Parses `90`, `90s`, `10m`, `2h`, `1.5h`.
-pub fn parse_duration(text: &str) -> Result<Duration> {
+pub(crate) fn parse_duration(text: &str) -> Result<Duration> {
     let t = text.trim();
     let (num, unit) = match t.find(|c: char| c.is_ascii_alphabetic()) {
         Some(i) => (&t[..i], &t[i..]),

@@ -169,3 +169,20 @@ fn no_live_display_when_stderr_is_not_a_terminal_and_nothing_with_q() {
     assert!(out.stderr.is_empty(), "-q printed {:?}", out.stderr);
     assert_eq!(String::from_utf8(sb.read("q.txt")).unwrap().trim(), "e");
 }
+
+#[test]
+fn the_readmes_table_of_algorithms_is_the_registrys() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    let table: Vec<&str> = readme
+        .lines()
+        .skip_while(|l| !l.starts_with("| `--algo` |"))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .collect();
+    assert_eq!(
+        table,
+        registry::readme_rows(),
+        "README.md's table of algorithms differs from the registry (src/policy/registry.rs)"
+    );
+}

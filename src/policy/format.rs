@@ -20,17 +20,17 @@ use crate::units::Units;
 /// Proposes the given layouts in order, skipping any that would not change
 /// a byte of the current text.
 #[derive(Clone, Debug)]
-pub struct Format {
+pub(crate) struct Format {
     layouts: &'static [Layout],
     units: Arc<Units>,
     tried: usize,
 }
 
 /// `--format compact`: tightest first, the tidy layout last.
-pub const COMPACT_LAYOUTS: &[Layout] = &[Layout::Compact, Layout::Lines, Layout::Tidy];
+pub(crate) const COMPACT_LAYOUTS: &[Layout] = &[Layout::Compact, Layout::Lines, Layout::Tidy];
 
 /// The default pipeline's readable result.
-pub const READABLE_LAYOUTS: &[Layout] = &[Layout::Tidy];
+pub(crate) const READABLE_LAYOUTS: &[Layout] = &[Layout::Tidy];
 
 /// How the result's whitespace is laid out (`--format`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -56,7 +56,7 @@ impl Style {
     }
 
     /// The layouts the format pass proposes for this style, in order.
-    pub fn layouts(self) -> &'static [Layout] {
+    pub(crate) fn layouts(self) -> &'static [Layout] {
         match self {
             Style::Readable => READABLE_LAYOUTS,
             Style::Compact => COMPACT_LAYOUTS,

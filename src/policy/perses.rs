@@ -71,7 +71,7 @@
 //!    inner minimizer over them (rank order, weights = kept sizes), driven
 //!    across passes until it reports the list minimal; in a sweep after
 //!    one that committed, a list minimized before gets a *rechecking*
-//!    minimizer instead ([`Minimizer::build_rechecking`]: Dr. DD's
+//!    minimizer instead (`Minimizer::build_rechecking`: Dr. DD's
 //!    single-element scans without its blocks, which all failed last time
 //!    and each still hold a needed element), unless
 //!    `recheck_minimized_lists` is off;
@@ -108,13 +108,13 @@ use crate::policy::{ElemList, ListMinimizer, Minimizer, MinimizerSettings, Polic
 use crate::tree::{Liveness, NodeId, Sizes, Tree};
 
 /// The sweep schedule's default cap on replacements tried per node.
-pub const DEFAULT_MAX_REPLACEMENTS_PER_NODE: u32 = 16;
+pub(crate) const DEFAULT_MAX_REPLACEMENTS_PER_NODE: u32 = 16;
 
 /// How deep below a node Perses looks for a replacing descendant on real
 /// inputs (the tutorial's toy trees search the whole subtree). Perses' own
 /// default bound is 4–5 levels of its normalized grammar; tree-sitter trees
 /// have fewer wrapper levels, so a similar bound keeps a pass O(n·depth).
-pub const PERSES_REPLACEMENT_DEPTH: u32 = 6;
+pub(crate) const PERSES_REPLACEMENT_DEPTH: u32 = 6;
 
 /// In which order Perses tries its edits.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -155,7 +155,7 @@ pub struct PersesOptions {
     /// smallest) are tried per sweep (`None`: all of them).
     pub max_replacements_per_node: Option<u32>,
     /// Sweep only: whether a sweep after one that committed only rechecks
-    /// the lists minimized before ([`Minimizer::build_rechecking`]).
+    /// the lists minimized before (`Minimizer::build_rechecking`).
     pub recheck_minimized_lists: bool,
     /// Sweep only: the text is an earlier Perses run's result (a later
     /// round of the default pipeline), so every list counts as minimized
@@ -166,7 +166,7 @@ pub struct PersesOptions {
 }
 
 /// What the binary runs: the sweep schedule, a replacement search
-/// [`PERSES_REPLACEMENT_DEPTH`] levels deep.
+/// `PERSES_REPLACEMENT_DEPTH` levels deep.
 impl Default for PersesOptions {
     fn default() -> Self {
         PersesOptions {

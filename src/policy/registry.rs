@@ -6,7 +6,7 @@
 //! tests and the scale benchmark all read [`ENTRIES`], so that a new policy
 //! is its own file plus one entry here. Entries that `--algo` offers carry
 //! their documentation ([`AlgoDoc`]); the others are passes of the default
-//! pipeline (`crate::pipeline`), which is itself the entry [`AUTO`].
+//! pipeline (`crate::pipeline`), which is itself the entry `AUTO`.
 
 use std::sync::{Arc, OnceLock};
 
@@ -90,7 +90,7 @@ impl Entry {
     /// A fresh policy of this entry.
     ///
     /// # Panics
-    /// For [`AUTO`], which is a plan of other entries, and for an entry that
+    /// For `AUTO`, which is a plan of other entries, and for an entry that
     /// needs a tree when `cx` has none.
     pub fn policy(&self, cx: &BuildContext) -> Box<dyn Policy> {
         let build = self
@@ -123,7 +123,7 @@ pub struct BuildContext {
     pub tuning: Tuning,
     /// The text is the result of an earlier round of the default pipeline
     /// (see `Plan::for_a_later_round`).
-    pub later_round: bool,
+    pub(crate) later_round: bool,
     /// Each unit's length in bytes, the flat minimizers' weights; built
     /// when the first flat policy is (a tree run's first phases do not
     /// need it, and it costs 8 bytes a unit).
@@ -171,7 +171,7 @@ impl BuildContext {
 }
 
 /// The default pipeline.
-pub static AUTO: Entry = Entry {
+pub(crate) static AUTO: Entry = Entry {
     name: "auto",
     role: Role::Pipeline,
     needs_tree: false,
@@ -197,7 +197,7 @@ default: perses (sweep schedule, inner drdd) to its fixpoint, then simplify
     }),
 };
 
-pub static DDMIN: Entry = Entry {
+pub(crate) static DDMIN: Entry = Entry {
     name: "ddmin",
     role: Role::List,
     needs_tree: false,
@@ -213,7 +213,7 @@ pub static DDMIN: Entry = Entry {
     }),
 };
 
-pub static DRDD: Entry = Entry {
+pub(crate) static DRDD: Entry = Entry {
     name: "drdd",
     role: Role::List,
     needs_tree: false,
@@ -231,7 +231,7 @@ Dr. DD: coarse levels scanned once, single-unit scans until one changes nothing.
     }),
 };
 
-pub static PROBDD: Entry = Entry {
+pub(crate) static PROBDD: Entry = Entry {
     name: "probdd",
     role: Role::List,
     needs_tree: false,
@@ -247,7 +247,7 @@ pub static PROBDD: Entry = Entry {
     }),
 };
 
-pub static CDD: Entry = Entry {
+pub(crate) static CDD: Entry = Entry {
     name: "cdd",
     role: Role::List,
     needs_tree: false,
@@ -263,7 +263,7 @@ pub static CDD: Entry = Entry {
     }),
 };
 
-pub static WDD: Entry = Entry {
+pub(crate) static WDD: Entry = Entry {
     name: "wdd",
     role: Role::List,
     needs_tree: false,
@@ -300,7 +300,7 @@ hierarchical DD over the parse tree, level by level (--fixpoint: HDD*,
     }),
 };
 
-pub static PERSES: Entry = Entry {
+pub(crate) static PERSES: Entry = Entry {
     name: "perses",
     role: Role::Tree,
     needs_tree: true,
@@ -323,7 +323,7 @@ pub static PERSES: Entry = Entry {
     }),
 };
 
-pub static TPDD: Entry = Entry {
+pub(crate) static TPDD: Entry = Entry {
     name: "tpdd",
     role: Role::Tree,
     needs_tree: true,
@@ -341,7 +341,7 @@ tree-based probabilistic DD: one belief per node for the whole run
     }),
 };
 
-pub static LINES: Entry = Entry {
+pub(crate) static LINES: Entry = Entry {
     name: "lines",
     role: Role::Pass,
     needs_tree: false,
@@ -360,7 +360,7 @@ pub static LINES: Entry = Entry {
     algo: None,
 };
 
-pub static SIMPLIFY: Entry = Entry {
+pub(crate) static SIMPLIFY: Entry = Entry {
     name: "simplify",
     role: Role::Pass,
     needs_tree: true,
@@ -377,7 +377,7 @@ pub static SIMPLIFY: Entry = Entry {
 /// lenient scan, which would otherwise find the moved text in the rewrite
 /// of a token it could delete alone (an implied `int` before a function's
 /// name).
-pub static HOISTS: Entry = Entry {
+pub(crate) static HOISTS: Entry = Entry {
     name: "hoists",
     role: Role::LenientPass,
     needs_tree: true,
@@ -388,7 +388,7 @@ pub static HOISTS: Entry = Entry {
     algo: None,
 };
 
-pub static IDREPLACE: Entry = Entry {
+pub(crate) static IDREPLACE: Entry = Entry {
     name: "idreplace",
     role: Role::Pass,
     needs_tree: true,
@@ -399,7 +399,7 @@ pub static IDREPLACE: Entry = Entry {
     algo: None,
 };
 
-pub static WINDOWS: Entry = Entry {
+pub(crate) static WINDOWS: Entry = Entry {
     name: "windows",
     role: Role::Pass,
     needs_tree: true,
@@ -414,7 +414,7 @@ pub static WINDOWS: Entry = Entry {
 /// second scan found nothing on any shared bench case while costing as many
 /// tests as the first (docs/benchmarks.md). Brackets stay: no consumer takes
 /// one without its partner.
-pub static LENIENT_SCAN: Entry = Entry {
+pub(crate) static LENIENT_SCAN: Entry = Entry {
     name: "lenient-scan",
     role: Role::LenientPass,
     needs_tree: true,
@@ -432,7 +432,7 @@ pub static LENIENT_SCAN: Entry = Entry {
     algo: None,
 };
 
-pub static RENAME: Entry = Entry {
+pub(crate) static RENAME: Entry = Entry {
     name: "rename",
     role: Role::Pass,
     needs_tree: true,
@@ -443,7 +443,7 @@ pub static RENAME: Entry = Entry {
     algo: None,
 };
 
-pub static FORMAT: Entry = Entry {
+pub(crate) static FORMAT: Entry = Entry {
     name: "format",
     role: Role::Pass,
     needs_tree: false,
@@ -566,22 +566,5 @@ mod tests {
             }
         }
         assert!(missing.is_empty(), "not in the registry: {missing:?}");
-    }
-
-    #[test]
-    fn the_readmes_table_of_algorithms_is_the_registrys() {
-        let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
-            .expect("README.md");
-        let table: Vec<&str> = readme
-            .lines()
-            .skip_while(|l| !l.starts_with("| `--algo` |"))
-            .skip(2)
-            .take_while(|l| l.starts_with('|'))
-            .collect();
-        assert_eq!(
-            table,
-            readme_rows(),
-            "README.md's table differs from the registry"
-        );
     }
 }

@@ -1,7 +1,7 @@
 //! T-PDD: one Bayesian belief per tree node, for the whole run.
 //!
 //! Why: HDD rebuilds its list minimizer at every level, so nothing learned
-//! about one level helps the next. T-PDD keeps a belief `p[n]` =
+//! about one level helps the next. T-PDD keeps a belief `p\[n\]` =
 //! P(n survives | its parent survives) for every node and always tests the
 //! single node, at any depth, whose deletion is expected to remove the most
 //! tokens.
@@ -9,21 +9,21 @@
 //! Model (the tutorial's, after the ISSRE'23 paper):
 //! * priors: σ (default 0.5) for deletable nodes, 1 for every other node
 //!   (the root included, which is never a candidate);
-//! * q(n), the belief that n's subtree keeps no token: 1 − p[n] for a leaf,
-//!   (1 − p[n]) + p[n]·Π q(c) over n's live children otherwise;
+//! * q(n), the belief that n's subtree keeps no token: 1 − p\[n\] for a leaf,
+//!   (1 − p\[n\]) + p\[n\]·Π q(c) over n's live children otherwise;
 //! * pass(d), the belief that deleting d keeps the input interesting: q(d)
 //!   folded up the ancestors a₁ (the parent) … a_k (the root) by
-//!   P ← (1 − p[a]) + p[a]·P;
+//!   P ← (1 − p\[a\]) + p\[a\]·P;
 //! * gain(d) = kept tokens under d × pass(d); the candidate is the live
 //!   non-root node with p < 1 of highest gain (ties: lowest rank); the run
 //!   stops when that gain is ≤ `min_gain` (default 1.0);
 //! * when asked for the next proposal (so the last one failed):
-//!   p[d] ← min(1, p[d] / (1 − pass(d))). A success needs no update.
+//!   p\[d\] ← min(1, p\[d\] / (1 − pass(d))). A success needs no update.
 //!
-//! Cost: each fold step is the affine map x ↦ 1 − p[a](1 − x), and a
+//! Cost: each fold step is the affine map x ↦ 1 − p\[a\](1 − x), and a
 //! composition of such maps is x ↦ 1 − β(1 − x) with β the product of the
 //! p's composed. So pass(d) = 1 − β(d)·(1 − q(d)) with β(d) the product of
-//! p over d's proper ancestors, and β(child) = β(n)·p[n] top-down. One
+//! p over d's proper ancestors, and β(child) = β(n)·p\[n\] top-down. One
 //! selection is therefore one bottom-up sweep for q (children multiplied in
 //! child order, as the tutorial's product), one top-down sweep for β and one
 //! scan for the best gain: O(nodes). Liveness and sizes are computed once per
@@ -34,7 +34,7 @@
 //! example: when pass(d) = 1 (a node the model was sure could go) fails,
 //! the tutorial skips the update and would propose d forever; here d is
 //! pinned to 1. And a posterior within 1e-9 of 1 is rounded to 1 (in exact
-//! arithmetic the update always reaches 1, since 1 − pass(d) ≤ p[d]; float
+//! arithmetic the update always reaches 1, since 1 − pass(d) ≤ p\[d\]; float
 //! rounding could otherwise leave d a candidate).
 //!
 //! Options ([`TPddOptions`]): `sigma`, `min_gain`.
@@ -71,7 +71,7 @@ struct PassData {
 
 /// Tree-based probabilistic delta debugging.
 #[derive(Clone)]
-pub struct TPdd {
+pub(crate) struct TPdd {
     tree: Arc<Tree>,
     options: TPddOptions,
     /// Belief that each node survives given its parent does.
@@ -102,7 +102,8 @@ impl TPdd {
     }
 
     /// The current belief that `n` survives given its parent does.
-    pub fn belief(&self, n: NodeId) -> f64 {
+    #[cfg(test)]
+    pub(crate) fn belief(&self, n: NodeId) -> f64 {
         self.p[n as usize]
     }
 
