@@ -6,8 +6,8 @@
 //! under `n`, so `{ if (c1) { if (c2) { crash(); } } }` becomes `{ crash(); }`
 //! in one test, while the result stays grammatical.
 //!
-//! One pass of the tutorial's schedule ([`PersesSchedule::Tutorial`], the
-//! library default):
+//! One pass of the tutorial's schedule ([`PersesSchedule::Tutorial`], with
+//! the whole-subtree search of [`PersesOptions::tutorial`]):
 //! 1. kept-token sizes of every node ([`Tree::sizes`], a prefix sum) and the
 //!    live internal nodes sorted by size descending, then rank ascending;
 //! 2. the *active list* is picked: a list is a node with at least one
