@@ -355,12 +355,45 @@ pub struct Cli {
 
 impl Cli {
     /// The run's settings; flags out of range are refused with exit code 2
-    /// (and a blank `--launcher` with 1), in the order they are listed here.
+    /// (and a blank `--launcher` with 1), in the order `Cli::check` lists
+    /// them.
     ///
     /// # Panics
     /// When clap let through a reduction without INPUT or `--oracle` (it
     /// requires them unless `--list-algos` or a subcommand is given).
     pub fn settings(self) -> Result<Settings> {
+        let max_time = self.check()?;
+        let strategy = self.strategy();
+        let jobs = self
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        Ok(Settings {
+            input: self.input.expect("clap requires INPUT"),
+            oracle: self.oracle.expect("clap requires --oracle"),
+            timeout: self.timeout.map(Duration::from_secs_f64),
+            jobs,
+            cache: !self.no_cache,
+            work_dir: self.work_dir,
+            launcher: self.launcher,
+            copy: self.copy,
+            check_flaky: self.check_flaky,
+            recheck: self.recheck,
+            allow_empty: self.allow_empty,
+            lang: self.lang,
+            strategy,
+            no_syntax_filter: self.no_syntax_filter,
+            output: self.output,
+            in_place: self.in_place,
+            stats_json: self.stats_json,
+            max_time,
+            max_tests: self.max_tests,
+            quiet: self.quiet,
+            verbose: self.verbose,
+        })
+    }
+
+    /// Refuses flags out of range; returns `--max-time` parsed.
+    fn check(&self) -> Result<Option<Duration>> {
         if let Some(t) = self.timeout
             && !(t > 0.0 && t.is_finite())
         {
@@ -405,7 +438,12 @@ impl Cli {
                 "--launcher is empty: give the command prefix, e.g. 'srun --quiet -N1 -n1 --'"
             );
         }
-        let strategy = Strategy {
+        Ok(max_time)
+    }
+
+    /// The algorithm and its tuning.
+    fn strategy(&self) -> Strategy {
+        Strategy {
             algo: self.algo,
             inner: self.inner,
             unit: self.unit,
@@ -430,32 +468,6 @@ impl Cli {
                 },
                 format: self.format,
             },
-        };
-        let jobs = self
-            .jobs
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-        Ok(Settings {
-            input: self.input.expect("clap requires INPUT"),
-            oracle: self.oracle.expect("clap requires --oracle"),
-            timeout: self.timeout.map(Duration::from_secs_f64),
-            jobs,
-            cache: !self.no_cache,
-            work_dir: self.work_dir,
-            launcher: self.launcher,
-            copy: self.copy,
-            check_flaky: self.check_flaky,
-            recheck: self.recheck,
-            allow_empty: self.allow_empty,
-            lang: self.lang,
-            strategy,
-            no_syntax_filter: self.no_syntax_filter,
-            output: self.output,
-            in_place: self.in_place,
-            stats_json: self.stats_json,
-            max_time,
-            max_tests: self.max_tests,
-            quiet: self.quiet,
-            verbose: self.verbose,
-        })
+        }
     }
 }

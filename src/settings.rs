@@ -15,39 +15,39 @@ use crate::pipeline::{Lang, Strategy};
 #[derive(Clone, Debug)]
 pub struct Settings {
     /// The input file (`-`: standard input).
-    pub input: PathBuf,
+    pub(crate) input: PathBuf,
     /// The interestingness test, as given.
-    pub oracle: PathBuf,
+    pub(crate) oracle: PathBuf,
     /// How long a test may run (`None`: from the original's run time).
-    pub timeout: Option<Duration>,
+    pub(crate) timeout: Option<Duration>,
     /// Tests to run at once (at least 1).
-    pub jobs: usize,
+    pub(crate) jobs: usize,
     /// Remember verdicts of candidates already tested.
-    pub cache: bool,
+    pub(crate) cache: bool,
     pub(crate) work_dir: Option<PathBuf>,
     /// A command prefix every test runs through (never blank).
-    pub launcher: Option<String>,
+    pub(crate) launcher: Option<String>,
     /// Files copied beside every candidate.
-    pub copy: Vec<PathBuf>,
+    pub(crate) copy: Vec<PathBuf>,
     /// Runs of the oracle on the original before reducing (at least 1).
     pub(crate) check_flaky: u32,
     /// Test every interesting candidate once more before committing it.
-    pub recheck: bool,
+    pub(crate) recheck: bool,
     /// Accept an oracle that accepts an empty file.
     pub(crate) allow_empty: bool,
     /// The input's language (`None`: from the extension, else the content).
-    pub lang: Option<Lang>,
+    pub(crate) lang: Option<Lang>,
     /// The algorithm and its settings.
     pub(crate) strategy: Strategy,
     /// Test tree candidates that parse worse than the original too.
     pub(crate) no_syntax_filter: bool,
     /// Where the result goes (`-`: standard output; `None`: beside the input).
-    pub output: Option<PathBuf>,
+    pub(crate) output: Option<PathBuf>,
     pub(crate) in_place: bool,
     pub(crate) stats_json: Option<PathBuf>,
     pub(crate) max_time: Option<Duration>,
-    pub max_tests: Option<u64>,
-    pub quiet: bool,
+    pub(crate) max_tests: Option<u64>,
+    pub(crate) quiet: bool,
     pub(crate) verbose: bool,
 }
 
