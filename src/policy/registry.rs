@@ -456,7 +456,7 @@ pub(crate) static FORMAT: Entry = Entry {
 
 /// Every entry: first those `--algo` offers, in its order, then the
 /// default pipeline's passes.
-pub static ENTRIES: [&Entry; 17] = [
+pub static ENTRIES: &[&Entry] = &[
     &AUTO,
     &DDMIN,
     &DRDD,
