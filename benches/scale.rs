@@ -1,5 +1,5 @@
 //! Scale benchmark: parse + first proposal, proposals per second and peak
-//! memory of every tree policy on large synthetic C and JSON inputs, with a
+//! memory of every policy of the registry on large synthetic C and JSON inputs, with a
 //! cheap in-process oracle. Run with `cargo bench --bench scale`; the figures
 //! go to docs/benchmarks.md. Not a test: nothing here asserts a time.
 //!
@@ -12,19 +12,12 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use clap::Parser;
-use reduce::cli::Cli;
 use reduce::configuration::Configuration;
 use reduce::interfaces::{Candidate, Quiet, SyntaxFilter, Verdict};
-use reduce::languages::Language;
-use reduce::pipeline::{Lang, Plan};
-use reduce::policy::flat::FlatPolicy;
-use reduce::policy::hdd::{Hdd, HddOptions};
-use reduce::policy::idreplace::IdReplace;
-use reduce::policy::perses::{Perses, PersesOptions};
-use reduce::policy::simplify::Simplify;
-use reduce::policy::tpdd::{TPdd, TPddOptions};
-use reduce::policy::{Minimizer, MinimizerSettings, Policy};
+use reduce::languages::{Lang, Language};
+use reduce::pipeline::{Plan, Strategy};
+use reduce::policy::registry::{BuildContext, ENTRIES};
+use reduce::policy::{Minimizer, Policy};
 use reduce::reducer::{Limits, Reducer};
 use reduce::syntax::SyntaxCheck;
 use reduce::tree::Tree;
@@ -103,59 +96,24 @@ fn peak_rss_kib() -> u64 {
         .unwrap_or(0)
 }
 
-fn policies(tree: &Arc<Tree>, units: &Units) -> Vec<(&'static str, Box<dyn Policy>)> {
-    let s = MinimizerSettings::default();
-    vec![
-        (
-            "hdd",
-            Box::new(Hdd::new(
-                Arc::clone(tree),
-                Minimizer::DdMin,
-                s,
-                HddOptions::default(),
-            )) as Box<dyn Policy>,
-        ),
-        (
-            "hdd+probdd",
-            Box::new(Hdd::new(
-                Arc::clone(tree),
-                Minimizer::ProbDd,
-                s,
-                HddOptions::default(),
-            )),
-        ),
-        (
-            "perses",
-            Box::new(Perses::new(
-                Arc::clone(tree),
-                Minimizer::DdMin,
-                s,
-                PersesOptions {
-                    max_replacement_depth: Some(6),
-                    ..PersesOptions::default()
-                },
-            )),
-        ),
-        (
-            "tpdd",
-            Box::new(TPdd::new(Arc::clone(tree), TPddOptions::default())),
-        ),
-        (
-            "simplify",
-            Box::new(Simplify::new(Arc::clone(tree), Arc::new(units.clone()))),
-        ),
-        (
-            "idreplace",
-            Box::new(IdReplace::new(Arc::clone(tree), Arc::new(units.clone()))),
-        ),
-        (
-            "drdd (tokens)",
-            Box::new(FlatPolicy::new(
-                Minimizer::DrDd.build(&s),
-                Arc::new(units.byte_lengths()),
-            )),
-        ),
-    ]
+/// Every policy of the registry on `tree` with the binary's tuning, those
+/// that take a list minimizer with ddmin and with probdd.
+fn policies(tree: &Arc<Tree>, units: &Units) -> Vec<(String, Box<dyn Policy>)> {
+    let mut out = Vec::new();
+    for entry in ENTRIES.iter().filter(|e| e.builder.is_some()) {
+        let inners: &[Minimizer] = if entry.takes_inner {
+            &[Minimizer::DdMin, Minimizer::ProbDd]
+        } else {
+            &[Minimizer::DdMin]
+        };
+        for &inner in inners {
+            let mut cx = BuildContext::new(Some(Arc::clone(tree)), Arc::new(units.clone()));
+            cx.inner = inner;
+            let policy = entry.policy(&cx);
+            out.push((policy.name(), policy));
+        }
+    }
+    out
 }
 
 fn bench(name: &str, lang: Language, source: Vec<u8>) {
@@ -242,7 +200,7 @@ fn bench(name: &str, lang: Language, source: Vec<u8>) {
         let secs = t.elapsed().as_secs_f64();
         let tests = reducer.tests_total();
         println!(
-            "  {policy_name:14} first proposal {:.3}s ({}), {tests} proposals in {secs:.2}s = {:.0}/s (incl. rendering), peak RSS {} KiB",
+            "  {policy_name:20} first proposal {:.3}s ({}), {tests} proposals in {secs:.2}s = {:.0}/s (incl. rendering), peak RSS {} KiB",
             first_s,
             if first { "made" } else { "none" },
             tests as f64 / secs.max(1e-9),
@@ -255,10 +213,8 @@ fn bench(name: &str, lang: Language, source: Vec<u8>) {
 /// process's peak RSS against the input's size.
 fn memory(lang: Language, source: Vec<u8>) {
     let bytes = source.len();
-    let path = format!("big.{}", lang.name());
-    let cli = Cli::try_parse_from(["reduce", "--oracle", "/bin/false", &path]).expect("flags");
     let t = Instant::now();
-    let plan = Plan::new(&cli, Lang::Tree(lang), source).expect("parses");
+    let plan = Plan::new(&Strategy::default(), Lang::Tree(lang), source).expect("parses");
     let (parse_peak, after_parse) = (PEAK.load(Ordering::Relaxed), LIVE.load(Ordering::Relaxed));
     PEAK.store(after_parse, Ordering::Relaxed);
     let mut policy = plan.first_policy();

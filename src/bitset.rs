@@ -77,7 +77,7 @@ impl BitSet {
     }
 
     /// The set holding exactly `units` (each below `universe`).
-    pub fn from_units(universe: u32, units: impl IntoIterator<Item = u32>) -> Self {
+    pub(crate) fn from_units(universe: u32, units: impl IntoIterator<Item = u32>) -> Self {
         let mut set = BitSet::empty(universe);
         for u in units {
             set.insert(u);
@@ -91,7 +91,7 @@ impl BitSet {
         &self.words
     }
 
-    pub fn universe(&self) -> u32 {
+    pub(crate) fn universe(&self) -> u32 {
         self.universe
     }
 
@@ -109,7 +109,7 @@ impl BitSet {
     }
 
     /// Adds `unit`; returns whether it was new.
-    pub fn insert(&mut self, unit: u32) -> bool {
+    pub(crate) fn insert(&mut self, unit: u32) -> bool {
         assert!(
             unit < self.universe,
             "unit {unit} outside the set's universe"
@@ -136,7 +136,7 @@ impl BitSet {
     }
 
     /// Adds every index of `range`.
-    pub fn insert_range(&mut self, range: Range<u32>) {
+    pub(crate) fn insert_range(&mut self, range: Range<u32>) {
         let range = range.start.min(self.universe)..range.end.min(self.universe);
         for (w, mask) in word_mask(range) {
             self.count += (mask & !self.words[w]).count_ones();
@@ -145,7 +145,7 @@ impl BitSet {
     }
 
     /// Removes every index of `range`; returns how many were present.
-    pub fn remove_range(&mut self, range: Range<u32>) -> u32 {
+    pub(crate) fn remove_range(&mut self, range: Range<u32>) -> u32 {
         let range = range.start.min(self.universe)..range.end.min(self.universe);
         let mut removed = 0;
         for (w, mask) in word_mask(range) {
@@ -157,7 +157,7 @@ impl BitSet {
     }
 
     /// How many indices of `range` the set holds.
-    pub fn count_in(&self, range: Range<u32>) -> u32 {
+    pub(crate) fn count_in(&self, range: Range<u32>) -> u32 {
         let range = range.start.min(self.universe)..range.end.min(self.universe);
         if let Some((w, mask)) = single_word(&range) {
             return (mask & self.words[w]).count_ones();
@@ -168,7 +168,7 @@ impl BitSet {
     }
 
     /// Whether the set holds any index of `range`.
-    pub fn any_in(&self, range: Range<u32>) -> bool {
+    pub(crate) fn any_in(&self, range: Range<u32>) -> bool {
         let range = range.start.min(self.universe)..range.end.min(self.universe);
         if let Some((w, mask)) = single_word(&range) {
             return mask & self.words[w] != 0;
@@ -177,7 +177,8 @@ impl BitSet {
     }
 
     /// Whether the set holds every index of `range`.
-    pub fn all_in(&self, range: Range<u32>) -> bool {
+    #[cfg(test)]
+    pub(crate) fn all_in(&self, range: Range<u32>) -> bool {
         let len = range.end.saturating_sub(range.start);
         self.count_in(range) == len
     }
@@ -198,7 +199,7 @@ impl BitSet {
     }
 
     /// The held indices, descending.
-    pub fn iter_rev(&self) -> impl Iterator<Item = u32> + '_ {
+    pub(crate) fn iter_rev(&self) -> impl Iterator<Item = u32> + '_ {
         self.words.iter().enumerate().rev().flat_map(|(w, &word)| {
             let mut bits = word;
             std::iter::from_fn(move || {
@@ -239,7 +240,8 @@ impl BitSet {
     }
 
     /// The indices held by `self` but not by `other` (same universe).
-    pub fn difference(&self, other: &BitSet) -> BitSet {
+    #[cfg(test)]
+    pub(crate) fn difference(&self, other: &BitSet) -> BitSet {
         let mut out = self.clone();
         let mut count = 0;
         for (a, b) in out.words.iter_mut().zip(&other.words) {
@@ -251,7 +253,8 @@ impl BitSet {
     }
 
     /// Whether every index of `self` is also in `other`.
-    pub fn is_subset(&self, other: &BitSet) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_subset(&self, other: &BitSet) -> bool {
         self.words
             .iter()
             .zip(&other.words)

@@ -12,16 +12,16 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use xxhash_rust::xxh3::xxh3_128;
 
 /// A candidate's cache key.
-pub type Key = u128;
+pub(crate) type Key = u128;
 
 /// The key of some rendered bytes.
-pub fn key_of(bytes: &[u8]) -> Key {
+pub(crate) fn key_of(bytes: &[u8]) -> Key {
     xxh3_128(bytes)
 }
 
 /// Verdicts by candidate hash (`true` = interesting).
 #[derive(Default, Debug)]
-pub struct VerdictCache {
+pub(crate) struct VerdictCache {
     verdicts: HashMap<Key, bool>,
     syntax_rejected: HashSet<Key>,
 }
@@ -31,26 +31,17 @@ impl VerdictCache {
         self.verdicts.get(&key).copied()
     }
 
-    pub fn insert(&mut self, key: Key, interesting: bool) {
+    pub(crate) fn insert(&mut self, key: Key, interesting: bool) {
         self.verdicts.insert(key, interesting);
     }
 
     /// Remembers that the syntax filter refused this candidate.
-    pub fn insert_syntax_rejected(&mut self, key: Key) {
+    pub(crate) fn insert_syntax_rejected(&mut self, key: Key) {
         self.syntax_rejected.insert(key);
     }
 
     /// Whether the syntax filter refused this candidate before.
     pub fn syntax_rejected(&self, key: Key) -> bool {
         self.syntax_rejected.contains(&key)
-    }
-
-    /// Oracle verdicts held (syntax rejections not counted).
-    pub fn len(&self) -> usize {
-        self.verdicts.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.verdicts.is_empty()
     }
 }

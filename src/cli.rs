@@ -1,11 +1,32 @@
-//! The command line as typed: clap's derive structs, nothing validated yet.
+//! The command line: clap's derive structs, and the run's [`Settings`] built
+//! from them.
 //!
-//! `crate::app` checks these raw flags before the first test. The optional
-//! subcommands (`completions`, `man`) are handled by the binary before a run.
+//! The only library module that knows clap. Values with a fixed list of
+//! spellings (`--algo`, `--inner`, `--unit`, `--lang`, `--perses-schedule`,
+//! `--format`) are parsed straight into the library's own types, their
+//! possible values built from the library's names (the policy registry,
+//! [`Minimizer::ALL`], [`Lang::names`], ...). [`Cli::settings`] refuses
+//! flags out of range (exit 2). The optional subcommands (`completions`,
+//! `man`) are handled by the binary before a run.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use anyhow::Result;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+use clap::{Parser, Subcommand};
+
+use crate::exit::{self, failure};
+use crate::languages::Lang;
+use crate::pipeline::Strategy;
+use crate::policy::format::Style;
+use crate::policy::hdd::HddOptions;
+use crate::policy::perses::{PersesOptions, PersesSchedule};
+use crate::policy::registry::{self, Entry, Tuning};
+use crate::policy::tpdd::TPddOptions;
+use crate::policy::{Minimizer, MinimizerSettings};
+use crate::settings::{Settings, parse_duration};
+use crate::units::UnitKind;
 
 pub const AFTER_HELP: &str = "\
 Examples (the oracle gets the candidate as $1; it exits 0 while the bug shows):
@@ -42,72 +63,65 @@ Exit codes:
   129, 130, 143  interrupted by SIGHUP, SIGINT, SIGTERM; the output holds the
      best result so far";
 
-/// Which algorithm reduces.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Algo {
-    /// A tree policy to its fixpoint, then token-level Dr. DD (the default).
-    Auto,
-    /// ddmin over flat units (1-minimal, O(n²) worst case).
-    Ddmin,
-    /// Dr. DD: coarse scans once, single-unit scans until one changes nothing (1-minimal).
-    Drdd,
-    /// Probabilistic DD: learns which units matter (not 1-minimal, O(n)).
-    Probdd,
-    /// Counter-based DD (not 1-minimal, O(n)).
-    Cdd,
-    /// Weighted DD: ddmin with weight-balanced chunks (1-minimal).
-    Wdd,
-    /// Hierarchical DD over the parse tree, level by level.
-    Hdd,
-    /// Perses: syntax-guided deletion and node replacement.
-    Perses,
-    /// Tree-based probabilistic DD.
-    Tpdd,
+/// A parser of one of `choices`, each a spelling (with its help) and its value.
+fn one_of<T: Clone + Send + Sync + 'static>(
+    choices: impl IntoIterator<Item = (PossibleValue, T)>,
+) -> impl TypedValueParser<Value = T> {
+    let (spellings, values): (Vec<PossibleValue>, Vec<T>) = choices.into_iter().unzip();
+    let names: Vec<String> = spellings.iter().map(|v| v.get_name().to_string()).collect();
+    PossibleValuesParser::new(spellings).map(move |name: String| {
+        let at = names.iter().position(|n| *n == name);
+        values[at.expect("clap accepts only the possible values")].clone()
+    })
 }
 
-/// The list minimizer inside a tree policy.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum Inner {
-    Ddmin,
-    Drdd,
-    Probdd,
-    Cdd,
-    Wdd,
+/// `--algo`: the entries of the policy registry that it offers.
+fn algo_parser() -> impl TypedValueParser<Value = &'static Entry> {
+    one_of(registry::algorithms().map(|e| (PossibleValue::new(e.name).help(e.description), e)))
 }
 
-/// The order in which perses tries its edits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum PersesScheduleArg {
-    /// The tutorial's: every node's replacements again after each success.
-    Tutorial,
-    /// One pass over the nodes, largest first, resumed after each success.
-    Sweep,
+/// `--inner`: the list minimizers.
+fn inner_parser() -> impl TypedValueParser<Value = Minimizer> {
+    one_of(Minimizer::ALL.map(|m| (PossibleValue::new(m.name()), m)))
 }
 
-/// How the result's whitespace is laid out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum FormatArg {
-    /// The whitespace each kept token had in the input.
-    Readable,
-    /// As little whitespace as the oracle allows (tried once at the end).
-    Compact,
+/// `--unit`: the kinds of flat units.
+fn unit_parser() -> impl TypedValueParser<Value = UnitKind> {
+    one_of(UnitKind::ALL.map(|k| (PossibleValue::new(k.name()), k)))
 }
 
-/// Flat units when no grammar is used.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum UnitArg {
-    Byte,
-    Line,
-    Token,
+/// `--lang`: the languages with a grammar, then text and bytes.
+fn lang_parser() -> impl TypedValueParser<Value = Lang> {
+    one_of(Lang::names().into_iter().map(|name| {
+        let lang = Lang::from_name(name).expect("a language's own name");
+        (PossibleValue::new(name), lang)
+    }))
 }
 
-/// The input's language.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum LangArg {
-    C,
-    Json,
-    Text,
-    Bytes,
+/// `--perses-schedule`.
+fn schedule_parser() -> impl TypedValueParser<Value = PersesSchedule> {
+    one_of(PersesSchedule::ALL.map(|s| {
+        let help = match s {
+            PersesSchedule::Tutorial => {
+                "The tutorial's: every node's replacements again after each success"
+            }
+            PersesSchedule::Sweep => {
+                "One pass over the nodes, largest first, resumed after each success"
+            }
+        };
+        (PossibleValue::new(s.name()).help(help), s)
+    }))
+}
+
+/// `--format`.
+fn format_parser() -> impl TypedValueParser<Value = Style> {
+    one_of(Style::ALL.map(|s| {
+        let help = match s {
+            Style::Readable => "The whitespace each kept token had in the input",
+            Style::Compact => "As little whitespace as the oracle allows (tried once at the end)",
+        };
+        (PossibleValue::new(s.name()).help(help), s)
+    }))
 }
 
 /// What `reduce` does instead of reducing.
@@ -152,7 +166,7 @@ pub struct Cli {
 
     /// The input file (`-` reads standard input).
     #[arg(value_name = "INPUT", required_unless_present = "list_algos")]
-    pub input: Option<PathBuf>,
+    pub(crate) input: Option<PathBuf>,
 
     /// The interestingness test: an executable that exits 0 while the candidate is interesting.
     #[arg(
@@ -161,67 +175,72 @@ pub struct Cli {
         required_unless_present = "list_algos",
         help_heading = "Oracle"
     )]
-    pub oracle: Option<PathBuf>,
+    pub(crate) oracle: Option<PathBuf>,
 
     /// Seconds before a test is killed and counted as not interesting
     /// [default: 10× the original's run time, between 1 and 300].
     #[arg(long, value_name = "SECS", help_heading = "Oracle")]
-    pub timeout: Option<f64>,
+    pub(crate) timeout: Option<f64>,
 
     /// Tests to run at once [default: the number of cores].
     #[arg(short = 'j', long, value_name = "N", help_heading = "Oracle")]
-    pub jobs: Option<usize>,
+    pub(crate) jobs: Option<usize>,
 
     /// Do not remember verdicts of candidates already tested.
     #[arg(long, help_heading = "Oracle")]
-    pub no_cache: bool,
+    pub(crate) no_cache: bool,
 
     /// Where to make the per-test temporary directories [default: $TMPDIR if
     /// set, else /dev/shm when it is a tmpfs with 1 GiB free, else /tmp].
     #[arg(long, value_name = "DIR", help_heading = "Oracle")]
-    pub work_dir: Option<PathBuf>,
+    pub(crate) work_dir: Option<PathBuf>,
 
     /// Run every test as `CMD <oracle> <candidate>` (through /bin/sh), e.g.
     /// 'srun --quiet -N1 -n1 --' to spread tests over a Slurm cluster; its
     /// exit status is the verdict. Use with --work-dir on a shared
     /// filesystem (docs/cluster.md).
     #[arg(long, value_name = "CMD", help_heading = "Oracle")]
-    pub launcher: Option<String>,
+    pub(crate) launcher: Option<String>,
 
     /// A file to copy beside every candidate (repeatable).
     #[arg(long = "copy", value_name = "FILE", help_heading = "Oracle")]
-    pub copy: Vec<PathBuf>,
+    pub(crate) copy: Vec<PathBuf>,
 
     /// Run the oracle on the original N times before reducing and refuse to
     /// start (exit 3) if the verdicts disagree; 1 = the baseline run only.
     /// Up to -j of the runs go at once.
     #[arg(long, value_name = "N", default_value_t = 2, help_heading = "Oracle")]
-    pub check_flaky: u32,
+    pub(crate) check_flaky: u32,
 
     /// Test every interesting candidate once more before committing it; one
     /// that fails the re-test is not committed (for flaky oracles).
     #[arg(long, help_heading = "Oracle")]
-    pub recheck: bool,
+    pub(crate) recheck: bool,
 
     /// Do not refuse an oracle that accepts an empty or whitespace-only file.
     #[arg(long, help_heading = "Oracle")]
-    pub allow_empty: bool,
+    pub(crate) allow_empty: bool,
 
     /// The algorithm.
-    #[arg(long, value_enum, default_value_t = Algo::Auto, help_heading = "Algorithm")]
-    pub algo: Algo,
+    #[arg(
+        long,
+        value_parser = algo_parser(),
+        default_value = registry::AUTO.name,
+        help_heading = "Algorithm"
+    )]
+    pub(crate) algo: &'static Entry,
 
     /// The list minimizer inside hdd, perses (and auto's tree phase).
-    #[arg(long, value_enum, help_heading = "Algorithm")]
-    pub inner: Option<Inner>,
+    #[arg(long, value_parser = inner_parser(), help_heading = "Algorithm")]
+    pub(crate) inner: Option<Minimizer>,
 
     /// Flat units for list algorithms and for inputs without a grammar [default: token for text, byte for binary].
-    #[arg(long, value_enum, help_heading = "Algorithm")]
-    pub unit: Option<UnitArg>,
+    #[arg(long, value_parser = unit_parser(), help_heading = "Algorithm")]
+    pub(crate) unit: Option<UnitKind>,
 
     /// The input's language [default: from the file extension].
-    #[arg(long, value_enum, help_heading = "Algorithm")]
-    pub lang: Option<LangArg>,
+    #[arg(long, value_parser = lang_parser(), help_heading = "Algorithm")]
+    pub(crate) lang: Option<Lang>,
 
     /// perses (and auto's tree phase): the order of the edits. `sweep` walks
     /// the nodes once, largest first, trying a few replacements per node
@@ -231,12 +250,12 @@ pub struct Cli {
     /// tests on real inputs.
     #[arg(
         long,
-        value_enum,
+        value_parser = schedule_parser(),
         value_name = "SCHEDULE",
-        default_value_t = PersesScheduleArg::Sweep,
+        default_value = PersesOptions::default().schedule.name(),
         help_heading = "Algorithm"
     )]
-    pub perses_schedule: PersesScheduleArg,
+    pub(crate) perses_schedule: PersesSchedule,
 
     /// The result's whitespace. `compact` ends the run by proposing the
     /// tokens with no line breaks (but after line comments and `#` lines)
@@ -245,92 +264,211 @@ pub struct Cli {
     /// whitespace the bug depends on stays. Token units only (C, JSON, text).
     #[arg(
         long,
-        value_enum,
+        value_parser = format_parser(),
         value_name = "STYLE",
-        default_value_t = FormatArg::Readable,
+        default_value = Style::default().name(),
         help_heading = "Output"
     )]
-    pub format: FormatArg,
+    pub(crate) format: Style,
 
     /// End the run by renaming identifiers to short names (`a`, `b`, …),
     /// one name at a time, each renaming tested by the oracle. Off by
     /// default: names help map a result back to the code. Needs a grammar
     /// that lists identifier kinds (C).
     #[arg(long, help_heading = "Output")]
-    pub rename: bool,
+    pub(crate) rename: bool,
 
     /// Repeat tree sweeps until one removes nothing (HDD*).
     #[arg(long, help_heading = "Algorithm")]
-    pub fixpoint: bool,
+    pub(crate) fixpoint: bool,
 
     /// hdd: let every node but the root be deleted, not only optional ones.
     #[arg(long, help_heading = "Algorithm")]
-    pub any_node: bool,
+    pub(crate) any_node: bool,
 
     /// Prior probability that a unit is essential (probdd, cdd).
     #[arg(
         long,
         value_name = "P",
-        default_value_t = 0.1,
+        default_value_t = MinimizerSettings::default().p0,
         help_heading = "Algorithm"
     )]
-    pub p0: f64,
+    pub(crate) p0: f64,
 
     /// drdd: at most R single-unit scans (1 = linear, no 1-minimality) [default: until a scan changes nothing].
     #[arg(long, value_name = "R", help_heading = "Algorithm")]
-    pub restarts: Option<u32>,
+    pub(crate) restarts: Option<u32>,
 
     /// tpdd: prior that an optional node survives.
     #[arg(
         long,
         value_name = "S",
-        default_value_t = 0.5,
+        default_value_t = TPddOptions::default().sigma,
         help_heading = "Algorithm"
     )]
-    pub sigma: f64,
+    pub(crate) sigma: f64,
 
     /// tpdd: stop when the best expected gain is at most this many tokens.
     #[arg(
         long,
         value_name = "G",
-        default_value_t = 1.0,
+        default_value_t = TPddOptions::default().min_gain,
         help_heading = "Algorithm"
     )]
-    pub min_gain: f64,
+    pub(crate) min_gain: f64,
 
     /// Test tree candidates even when they parse worse than the original.
     #[arg(long, help_heading = "Algorithm")]
-    pub no_syntax_filter: bool,
+    pub(crate) no_syntax_filter: bool,
 
     /// Where the result goes (`-` = standard output) [default: INPUT's stem + `.reduced` + its extension, beside it].
     #[arg(short, long, value_name = "FILE", help_heading = "Output")]
-    pub output: Option<PathBuf>,
+    pub(crate) output: Option<PathBuf>,
 
     /// Overwrite the input with the result, after saving it as INPUT.orig.
     #[arg(long, conflicts_with = "output", help_heading = "Output")]
-    pub in_place: bool,
+    pub(crate) in_place: bool,
 
     /// Write counters and timings as JSON to FILE.
     #[arg(long, value_name = "FILE", help_heading = "Output")]
-    pub stats_json: Option<PathBuf>,
+    pub(crate) stats_json: Option<PathBuf>,
 
     /// Stop after this long (e.g. 90s, 10m, 2h); the result is the best so far.
     #[arg(long, value_name = "DURATION", help_heading = "Limits")]
-    pub max_time: Option<String>,
+    pub(crate) max_time: Option<String>,
 
     /// Stop after this many oracle tests.
     #[arg(long, value_name = "N", help_heading = "Limits")]
-    pub max_tests: Option<u64>,
+    pub(crate) max_tests: Option<u64>,
 
     /// Print nothing but errors.
     #[arg(short, long, conflicts_with = "verbose", help_heading = "Output")]
-    pub quiet: bool,
+    pub(crate) quiet: bool,
 
     /// Show each test's output and more detail.
     #[arg(short, long, help_heading = "Output")]
-    pub verbose: bool,
+    pub(crate) verbose: bool,
 
     /// List the algorithms and inner minimizers, then exit.
     #[arg(long)]
     pub list_algos: bool,
+}
+
+impl Cli {
+    /// The run's settings; flags out of range are refused with exit code 2
+    /// (and a blank `--launcher` with 1), in the order `Cli::check` lists
+    /// them.
+    ///
+    /// # Panics
+    /// When clap let through a reduction without INPUT or `--oracle` (it
+    /// requires them unless `--list-algos` or a subcommand is given).
+    pub fn settings(self) -> Result<Settings> {
+        let max_time = self.check()?;
+        let strategy = self.strategy();
+        let jobs = self
+            .jobs
+            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+        Ok(Settings {
+            input: self.input.expect("clap requires INPUT"),
+            oracle: self.oracle.expect("clap requires --oracle"),
+            timeout: self.timeout.map(Duration::from_secs_f64),
+            jobs,
+            cache: !self.no_cache,
+            work_dir: self.work_dir,
+            launcher: self.launcher,
+            copy: self.copy,
+            check_flaky: self.check_flaky,
+            recheck: self.recheck,
+            allow_empty: self.allow_empty,
+            lang: self.lang,
+            strategy,
+            no_syntax_filter: self.no_syntax_filter,
+            output: self.output,
+            in_place: self.in_place,
+            stats_json: self.stats_json,
+            max_time,
+            max_tests: self.max_tests,
+            quiet: self.quiet,
+            verbose: self.verbose,
+        })
+    }
+
+    /// Refuses flags out of range; returns `--max-time` parsed.
+    fn check(&self) -> Result<Option<Duration>> {
+        if let Some(t) = self.timeout
+            && !(t > 0.0 && t.is_finite())
+        {
+            return Err(failure(
+                exit::USAGE,
+                format!("--timeout must be a positive number of seconds, not {t}"),
+            ));
+        }
+        if self.jobs == Some(0) {
+            return Err(failure(exit::USAGE, "-j/--jobs must be at least 1"));
+        }
+        if self.check_flaky == 0 {
+            return Err(failure(
+                exit::USAGE,
+                "--check-flaky must be at least 1 (1 = run the original once)",
+            ));
+        }
+        if !(self.p0 > 0.0 && self.p0 < 1.0) {
+            return Err(failure(
+                exit::USAGE,
+                format!("--p0 must be strictly between 0 and 1, not {}", self.p0),
+            ));
+        }
+        if !(self.sigma > 0.0 && self.sigma <= 1.0) {
+            return Err(failure(
+                exit::USAGE,
+                format!("--sigma must be in (0, 1], not {}", self.sigma),
+            ));
+        }
+        let max_time = self
+            .max_time
+            .as_deref()
+            .map(parse_duration)
+            .transpose()
+            .map_err(|e| failure(exit::USAGE, format!("{e:#}")))?;
+        if self
+            .launcher
+            .as_deref()
+            .is_some_and(|l| l.trim().is_empty())
+        {
+            anyhow::bail!(
+                "--launcher is empty: give the command prefix, e.g. 'srun --quiet -N1 -n1 --'"
+            );
+        }
+        Ok(max_time)
+    }
+
+    /// The algorithm and its tuning.
+    fn strategy(&self) -> Strategy {
+        Strategy {
+            algo: self.algo,
+            inner: self.inner,
+            unit: self.unit,
+            rename: self.rename,
+            tuning: Tuning {
+                minimizer: MinimizerSettings {
+                    p0: self.p0,
+                    restarts: self.restarts,
+                },
+                hdd: HddOptions {
+                    fixpoint: self.fixpoint,
+                    any_node: self.any_node,
+                    ..HddOptions::default()
+                },
+                perses: PersesOptions {
+                    schedule: self.perses_schedule,
+                    ..PersesOptions::default()
+                },
+                tpdd: TPddOptions {
+                    sigma: self.sigma,
+                    min_gain: self.min_gain,
+                },
+                format: self.format,
+            },
+        }
+    }
 }

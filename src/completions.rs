@@ -6,8 +6,8 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use clap::CommandFactory;
-use reduce::app::exit;
 use reduce::cli::{AFTER_HELP, Cli, Command};
+use reduce::exit;
 
 /// Prints what `command` asks for on standard output; returns the exit code.
 pub fn run(command: &Command) -> ExitCode {

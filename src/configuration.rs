@@ -36,7 +36,7 @@ pub enum Layout {
 pub struct Configuration {
     pub kept: BitSet,
     /// Replacement text for some kept units (empty for pure deletion).
-    pub rewrites: Arc<BTreeMap<u32, Arc<[u8]>>>,
+    pub(crate) rewrites: Arc<BTreeMap<u32, Arc<[u8]>>>,
     pub layout: Layout,
 }
 
@@ -51,7 +51,8 @@ impl Configuration {
     }
 
     /// Exactly `units` kept, out of a universe of `universe` units.
-    pub fn from_units(universe: u32, units: impl IntoIterator<Item = u32>) -> Self {
+    #[cfg(test)]
+    pub(crate) fn from_units(universe: u32, units: impl IntoIterator<Item = u32>) -> Self {
         Configuration {
             kept: BitSet::from_units(universe, units),
             rewrites: Arc::default(),
@@ -73,7 +74,7 @@ impl Configuration {
     }
 
     /// The configuration after `proposal`; `None` when it would change nothing.
-    pub fn apply(&self, proposal: &Proposal) -> Option<Configuration> {
+    pub(crate) fn apply(&self, proposal: &Proposal) -> Option<Configuration> {
         let mut next = self.clone();
         let mut removed = 0;
         for r in proposal.delta.ranges() {
@@ -118,7 +119,7 @@ impl Delta {
     }
 
     /// A delta from ranges in any order, overlapping or not.
-    pub fn from_ranges(mut ranges: Vec<Range<u32>>) -> Self {
+    pub(crate) fn from_ranges(mut ranges: Vec<Range<u32>>) -> Self {
         ranges.retain(|r| r.start < r.end);
         ranges.sort_by_key(|r| r.start);
         let mut merged: Vec<Range<u32>> = Vec::with_capacity(ranges.len());
@@ -132,7 +133,7 @@ impl Delta {
     }
 
     /// A delta from single units in any order.
-    pub fn from_units(units: impl IntoIterator<Item = u32>) -> Self {
+    pub(crate) fn from_units(units: impl IntoIterator<Item = u32>) -> Self {
         Delta::from_ranges(units.into_iter().map(|u| u..u + 1).collect())
     }
 
@@ -155,7 +156,7 @@ impl Delta {
         }
     }
 
-    pub fn ranges(&self) -> &[Range<u32>] {
+    pub(crate) fn ranges(&self) -> &[Range<u32>] {
         &self.ranges
     }
 
@@ -170,7 +171,8 @@ impl Delta {
     }
 
     /// How many units of `config` the delta would remove.
-    pub fn removes_from(&self, config: &Configuration) -> u32 {
+    #[cfg(test)]
+    pub(crate) fn removes_from(&self, config: &Configuration) -> u32 {
         self.ranges
             .iter()
             .map(|r| config.kept.count_in(r.clone()))
@@ -181,15 +183,15 @@ impl Delta {
 /// One step a policy proposes: remove `delta`, and rewrite the text of some kept units.
 #[derive(Clone, PartialEq, Eq, Debug, Default)]
 pub struct Proposal {
-    pub delta: Delta,
-    pub rewrites: Vec<(u32, Arc<[u8]>)>,
+    pub(crate) delta: Delta,
+    pub(crate) rewrites: Vec<(u32, Arc<[u8]>)>,
     /// A new whitespace layout, if any.
     pub layout: Option<Layout>,
 }
 
 impl Proposal {
     /// A pure deletion.
-    pub fn delete(delta: Delta) -> Self {
+    pub(crate) fn delete(delta: Delta) -> Self {
         Proposal {
             delta,
             rewrites: Vec::new(),
@@ -198,7 +200,7 @@ impl Proposal {
     }
 
     /// Only a new whitespace layout.
-    pub fn relayout(layout: Layout) -> Self {
+    pub(crate) fn relayout(layout: Layout) -> Self {
         Proposal {
             delta: Delta::new(),
             rewrites: Vec::new(),

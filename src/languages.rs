@@ -182,6 +182,43 @@ impl Language {
     }
 }
 
+/// The input's language as far as reduction is concerned.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lang {
+    Tree(Language),
+    Text,
+    Bytes,
+}
+
+impl Lang {
+    /// The name used by `--lang` and in messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Lang::Tree(l) => l.name(),
+            Lang::Text => "text",
+            Lang::Bytes => "bytes",
+        }
+    }
+
+    /// Every language's name, in `--lang`'s order: the grammars', then
+    /// text and bytes.
+    pub fn names() -> Vec<&'static str> {
+        Language::all()
+            .map(|l| l.name())
+            .chain([Lang::Text.name(), Lang::Bytes.name()])
+            .collect()
+    }
+
+    /// The language named `name` (exactly as [`Lang::names`] spells it).
+    pub(crate) fn from_name(name: &str) -> Option<Lang> {
+        match name {
+            "text" => Some(Lang::Text),
+            "bytes" => Some(Lang::Bytes),
+            _ => Language::all().find(|l| l.name() == name).map(Lang::Tree),
+        }
+    }
+}
+
 /// Whether an input of no known language should be reduced byte by byte:
 /// its first 8 KB hold a NUL byte or are not UTF-8.
 pub(crate) fn looks_binary(bytes: &[u8]) -> bool {

@@ -1,6 +1,8 @@
 //! `reduce`: a test-case reducer built around one reduce loop and swappable policies.
 //!
-//! The binary (`src/main.rs`) is a thin shell over this library. Data flows
+//! The binary (`src/main.rs`) is a thin shell over this library: the
+//! command line ([`cli`]) becomes [`settings::Settings`], which [`app::run`]
+//! carries out. Data flows
 //! from the input bytes to [`units::Units`] (flat units or the tokens of a
 //! parse tree), through a [`policy::Policy`] driven by the
 //! [`reducer::Reducer`] loop, which judges candidates with an
@@ -11,21 +13,27 @@
 #![allow(rustdoc::private_intra_doc_links)]
 
 pub mod app;
-pub mod bitset;
-pub mod cache;
+pub(crate) mod bitset;
+pub(crate) mod cache;
+mod checks;
 pub mod cli;
 pub mod configuration;
+pub mod exit;
 pub mod grammar;
+mod input;
 pub mod interfaces;
 pub mod languages;
 pub mod oracle;
-pub mod output;
+pub(crate) mod output;
 pub mod pipeline;
 pub mod policy;
-pub mod progress;
+pub(crate) mod progress;
 pub mod reducer;
+mod report;
+pub mod settings;
 pub mod speculation;
-pub mod stats;
+mod stages;
+pub(crate) mod stats;
 pub mod syntax;
 pub mod tree;
 pub mod units;

@@ -1,5 +1,6 @@
-//! The `reduce` command: parses flags, prints completions or the man page when
-//! asked (`completions.rs`), installs signal handlers, hands over to the library.
+//! The `reduce` command: parses flags into settings, prints completions or
+//! the man page (`completions.rs`) or the algorithms when asked, installs
+//! signal handlers, hands over to the library.
 
 mod completions;
 
@@ -7,29 +8,39 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::Parser;
-use reduce::app::{self, Failure, Signals};
+use reduce::app::{self, Signals};
 use reduce::cli::Cli;
+use reduce::exit;
+use reduce::policy::registry;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
     if let Some(command) = &cli.command {
         return completions::run(command);
     }
+    if cli.list_algos {
+        print!("{}", registry::list_algos());
+        return ExitCode::from(exit::OK as u8);
+    }
+    let settings = match cli.settings() {
+        Ok(settings) => settings,
+        Err(err) => return failed(&err),
+    };
     let signals = Signals::default();
     if let Err(e) = install_signal_handlers(&signals) {
         eprintln!("reduce: error: cannot install signal handlers: {e}");
-        return ExitCode::from(app::exit::ERROR as u8);
+        return ExitCode::from(exit::ERROR as u8);
     }
-    match app::run(cli, &signals) {
+    match app::run(&settings, &signals) {
         Ok(code) => ExitCode::from(code as u8),
-        Err(err) => {
-            let code = err
-                .downcast_ref::<Failure>()
-                .map_or(app::exit::ERROR, |f| f.code);
-            eprintln!("reduce: error: {err:#}");
-            ExitCode::from(code as u8)
-        }
+        Err(err) => failed(&err),
     }
+}
+
+/// Prints `err` and returns its exit code.
+fn failed(err: &anyhow::Error) -> ExitCode {
+    eprintln!("reduce: error: {err:#}");
+    ExitCode::from(exit::code_of(err) as u8)
 }
 
 /// SIGINT, SIGTERM and SIGHUP ask the run to stop cleanly; a second one of

@@ -14,7 +14,7 @@ use anyhow::{Context, Result, bail};
 
 /// Where the reduced result is written.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Destination {
+pub(crate) enum Destination {
     File(PathBuf),
     Stdout,
     /// Overwrite the input, whose original is kept beside it as `.orig`.
@@ -23,7 +23,7 @@ pub enum Destination {
 
 /// The default output path: `dir/stem.reduced.ext` beside the input
 /// (`stem.reduced` when it has no extension).
-pub fn default_output(input: &Path) -> PathBuf {
+pub(crate) fn default_output(input: &Path) -> PathBuf {
     let stem = input
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
@@ -36,7 +36,7 @@ pub fn default_output(input: &Path) -> PathBuf {
 }
 
 /// The `.orig` backup path of an input.
-pub fn backup_path(input: &Path) -> PathBuf {
+pub(crate) fn backup_path(input: &Path) -> PathBuf {
     let mut name = input.file_name().unwrap_or_default().to_os_string();
     name.push(".orig");
     input.with_file_name(name)
@@ -44,7 +44,7 @@ pub fn backup_path(input: &Path) -> PathBuf {
 
 impl Destination {
     /// Checks, before any test runs, that the result can be written here.
-    pub fn check_writable(&self) -> Result<()> {
+    pub(crate) fn check_writable(&self) -> Result<()> {
         let path = match self {
             Destination::Stdout => return Ok(()),
             Destination::File(p) | Destination::InPlace(p) => p,
@@ -83,7 +83,7 @@ impl Destination {
     }
 
     /// Saves the input's backup for `--in-place`; call once before reducing.
-    pub fn prepare(&self, original: &[u8]) -> Result<()> {
+    pub(crate) fn prepare(&self, original: &[u8]) -> Result<()> {
         if let Destination::InPlace(input) = self {
             write_atomically(&backup_path(input), original)?;
         }
@@ -91,7 +91,7 @@ impl Destination {
     }
 
     /// Writes an improved result (files only; stdout waits for [`Self::finish`]).
-    pub fn save(&self, bytes: &[u8]) -> Result<()> {
+    pub(crate) fn save(&self, bytes: &[u8]) -> Result<()> {
         match self {
             Destination::File(p) | Destination::InPlace(p) if !is_special(p) => {
                 write_atomically(p, bytes)
@@ -147,7 +147,7 @@ fn parent_dir(path: &Path) -> &Path {
 }
 
 /// Replaces `path` with `bytes` in one rename, keeping its permissions if it existed.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     let dir = parent_dir(path);
     let mut tmp = tempfile::Builder::new()
         .prefix(".reduce-")

@@ -29,7 +29,7 @@ const ECHO_ROOM: u16 = 2;
 const PREFIX_WIDTH: usize = 11;
 
 /// The live display.
-pub struct Progress {
+pub(crate) struct Progress {
     bar: ProgressBar,
     started: Instant,
     units_start: u32,
@@ -65,21 +65,16 @@ impl Progress {
         }
     }
 
-    /// Prints a line above the display (or plainly when it is hidden).
-    pub fn println(&self, line: &str) {
-        self.printer().say(&format!("{line}\n"));
-    }
-
     /// Where the run's other parts (the oracle) say what they must: above
     /// this display.
-    pub fn printer(&self) -> Printer {
+    pub(crate) fn printer(&self) -> Printer {
         Printer {
             bar: self.bar.clone(),
         }
     }
 
     /// Shows the current phase's counters (indicatif limits the redraws).
-    pub fn update(&mut self, phase: &PhaseStats, units_now: u32, bytes_now: u64) {
+    pub(crate) fn update(&mut self, phase: &PhaseStats, units_now: u32, bytes_now: u64) {
         if self.bar.is_hidden() {
             return;
         }
@@ -100,7 +95,7 @@ impl Progress {
     }
 
     /// A phase ended: fold its counters into the totals.
-    pub fn phase_done(&mut self, phase: &PhaseStats) {
+    pub(crate) fn phase_done(&mut self, phase: &PhaseStats) {
         self.earlier.tests += phase.tests;
         self.earlier.cache_hits += phase.cache_hits;
         self.earlier.syntax_rejected += phase.syntax_rejected;
@@ -140,7 +135,7 @@ impl Messages for Printer {
 }
 
 /// `now` as a percentage of `start`.
-pub fn percent(now: u64, start: u64) -> f64 {
+pub(crate) fn percent(now: u64, start: u64) -> f64 {
     if start == 0 {
         100.0
     } else {

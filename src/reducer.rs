@@ -5,15 +5,17 @@
 //! being tested, the proposals that would follow it are tested too, each
 //! made by a copy of the serial loop's state ([`Cursor`]) on a guess of how
 //! the test before it ends. The guess is "fails" unless the
-//! [`OutcomeModel`] says a test that has run this long usually passes (a
-//! compiler rejects a broken candidate at once and takes its full time on one
-//! that still crashes it); then what was proposed after it on the other
-//! guess is cancelled and proposed again. Results are consumed strictly in
-//! proposal order: a result that matches the guess the next proposal was made
-//! on keeps that proposal; one that does not cancels every later test. A pass
-//! commits exactly when the serial loop would. The committed steps are
-//! therefore exactly those of the serial loop, whatever the number of jobs
-//! and however good the guesses.
+//! [`OutcomeModel`](crate::speculation::OutcomeModel) says a test that has
+//! run this long usually passes (a compiler rejects a broken candidate at
+//! once and takes its full time on one that still crashes it); then what was
+//! proposed after it on the other guess is cancelled and proposed again.
+//! Results are consumed strictly in proposal order: a result that matches
+//! the guess the next proposal was made on keeps that proposal; one that
+//! does not cancels every later test. A pass commits exactly when the serial
+//! loop would. The committed steps are therefore exactly those of the serial
+//! loop, whatever the number of jobs and however good the guesses. That
+//! bookkeeping is [`Speculation`]'s; the loop hands it what it finds out,
+//! and commits what it settles.
 //!
 //! With `recheck` on, an interesting verdict from the oracle is settled only
 //! after a second test of the same candidate agrees (where the serial loop
@@ -21,19 +23,17 @@
 //! fails the re-test counts as not interesting. The re-test is an oracle test
 //! in the stats.
 
-use std::collections::VecDeque;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::cache::{VerdictCache, key_of};
 use crate::configuration::Configuration;
 use crate::interfaces::{
-    CancelSignal, Candidate, Observer, Oracle, Strictness, SyntaxFilter, TestOutcome, Verdict,
-    Watch,
+    Candidate, Observer, Oracle, Strictness, SyntaxFilter, TestOutcome, Verdict, Watch,
 };
 use crate::policy::Policy;
-use crate::speculation::{Cursor, OutcomeModel, PassWindow};
+use crate::speculation::{Checked, Cursor, Done, Finished, Job, Report, Retest, Speculation};
 use crate::stats::PhaseStats;
 use crate::units::Units;
 
@@ -355,12 +355,12 @@ impl<'a> Reducer<'a> {
         }
     }
 
-    /// The text of the configuration `cursor` proposes from, when the
-    /// filter needs it (lenient).
-    fn parent_bytes(&self, cursor: &Cursor) -> Option<Vec<u8>> {
+    /// The text of `base`, the configuration a candidate was proposed
+    /// from, when the filter needs it (lenient).
+    fn parent_bytes(&self, base: &Configuration) -> Option<Vec<u8>> {
         self.active_filter()
             .is_some_and(|(_, s)| s == Strictness::MissingTokensFree)
-            .then(|| self.units.render(cursor.base()))
+            .then(|| self.units.render(base))
     }
 
     /// Cache and syntax filter: what can be known without running the
@@ -375,7 +375,7 @@ impl<'a> Reducer<'a> {
         if let Some(known) = known {
             return (Quick::Known(known), key);
         }
-        let parent = self.parent_bytes(cursor);
+        let parent = self.parent_bytes(cursor.base());
         if let Some((filter, strictness)) = self.active_filter()
             && !syntax_allows(filter, strictness, bytes, parent.as_deref())
         {
@@ -458,42 +458,7 @@ impl<'a> Reducer<'a> {
             for _ in 0..workers {
                 let job_rx = Arc::clone(&job_rx);
                 let done_tx = done_tx.clone();
-                scope.spawn(move || {
-                    loop {
-                        let next = job_rx.lock().expect("job queue poisoned").recv();
-                        let Ok(job) = next else { return };
-                        let began = Instant::now();
-                        let finished = if job.cancel.is_cancelled() {
-                            Finished::Cancelled
-                        } else if filter.is_some_and(|(f, strictness)| {
-                            !syntax_allows(
-                                f,
-                                strictness,
-                                &job.bytes,
-                                job.parent.as_deref().map(Vec::as_slice),
-                            )
-                        }) {
-                            Finished::SyntaxRejected
-                        } else {
-                            let candidate = Candidate {
-                                config: &job.candidate,
-                                bytes: &job.bytes,
-                            };
-                            match oracle.test(&candidate, Watch::Signal(&job.cancel)) {
-                                outcome if outcome.cancelled => Finished::Cancelled,
-                                outcome => Finished::Tested(outcome),
-                            }
-                        };
-                        let done = Done {
-                            slot: job.slot,
-                            finished,
-                            took: began.elapsed(),
-                        };
-                        if done_tx.send(done).is_err() {
-                            return;
-                        }
-                    }
-                });
+                scope.spawn(move || work(oracle, filter, &job_rx, &done_tx));
             }
             drop(done_tx);
             let result = self.speculate(policy, start, phase, observer, &job_tx, &done_rx);
@@ -502,7 +467,9 @@ impl<'a> Reducer<'a> {
         })
     }
 
-    /// The bookkeeping of [`Self::run_speculative`], with workers already running.
+    /// The bookkeeping of [`Self::run_speculative`], with workers already
+    /// running: the loop settles results, proposes ahead and waits for
+    /// reports, and the [`Speculation`] keeps the chain.
     fn speculate(
         &mut self,
         policy: &mut Box<dyn Policy>,
@@ -513,312 +480,185 @@ impl<'a> Reducer<'a> {
         done_rx: &mpsc::Receiver<Done>,
     ) -> (Configuration, StopReason) {
         let mut best = Arc::new(start);
-        // The serial loop's state after every settled test; it proposes
-        // when nothing is outstanding (`Some` exactly when `chain` is empty).
-        let mut settled = Some(Cursor::new(policy.clone_box(), Arc::clone(&best)));
-        // Outstanding proposals in the serial loop's order, each made on a
-        // guess of how the one before it ends.
-        let mut chain = Chain::default();
-        let mut model = OutcomeModel::default();
-        let mut next_id: u64 = 0;
-        // The guess under which the chain's tail had nothing to follow it.
-        let mut tail_exhausted: Option<bool> = None;
-        loop {
-            // Settle finished tests from the front, in proposal order.
-            while let Some(front) = chain.slots.front() {
-                let Some(passed) = front.result else { break };
-                if passed && front.unconfirmed {
-                    let (candidate, bytes, key) = (
-                        Arc::clone(&front.candidate),
-                        Arc::clone(&front.bytes),
-                        front.key,
-                    );
-                    match self.confirm(&candidate, &bytes, key, phase) {
-                        Ok(confirmed) => {
-                            let front = chain.slots.front_mut().expect("front exists");
-                            front.unconfirmed = false;
-                            front.result = Some(confirmed);
-                            observer.on_progress(phase, &best);
-                            continue;
-                        }
-                        Err(reason) => {
-                            chain.cancel_from(0, phase);
-                            return (Arc::unwrap_or_clone(best), reason);
-                        }
-                    }
-                }
-                let front = chain.slots.pop_front().expect("front exists");
-                if passed {
-                    best = Arc::clone(&front.candidate);
-                    self.commit(&best, &front.bytes, phase, observer);
-                }
-                if chain
-                    .slots
-                    .front()
-                    .is_some_and(|next| next.after_pass != passed)
-                {
-                    // Everything after was proposed on the wrong guess.
-                    chain.cancel_from(0, phase);
-                }
-                if chain.slots.is_empty() {
-                    let mut cursor = front.snapshot;
-                    if passed {
-                        cursor.commit(front.candidate);
-                    }
-                    settled = Some(cursor);
-                    tail_exhausted = None;
-                }
+        let cursor = Cursor::new(policy.clone_box(), Arc::clone(&best));
+        let mut speculation = Speculation::new(cursor, self.jobs, self.recheck);
+        let reason = loop {
+            if let Err(reason) = self.settle(&mut speculation, &mut best, phase, observer) {
+                break reason;
             }
             if let Some(reason) = self.limit_hit() {
-                chain.cancel_from(0, phase);
-                return (Arc::unwrap_or_clone(best), reason);
+                speculation.cancel_all(phase);
+                break reason;
             }
-            let window = model.pass_window();
-            // A running test whose guess has changed (it has become a likely
-            // pass, or, guessed to pass, has run far longer than any recent
-            // pass and is more likely hanging toward its timeout): what was
-            // proposed after it on the other guess goes, to be proposed again.
-            while let Some(at) = chain
-                .slots
-                .iter()
-                .position(|s| s.result.is_none() && s.guessed_pass != s.guesses_pass(window))
-            {
-                let slot = &mut chain.slots[at];
-                slot.guessed_pass = !slot.guessed_pass;
-                slot.dropped_pass = !slot.guessed_pass;
-                let guess = slot.guessed_pass;
-                if chain
-                    .slots
-                    .get(at + 1)
-                    .is_some_and(|next| next.after_pass != guess)
-                {
-                    chain.cancel_from(at + 1, phase);
-                    tail_exhausted = None;
-                }
+            speculation.reguess(phase);
+            if let Some(ended) = self.propose_ahead(&mut speculation, phase, job_tx) {
+                *policy = ended;
+                break StopReason::Finished;
             }
-            // Propose ahead while workers are free.
-            while chain.running() < self.jobs && chain.slots.len() < self.jobs + MAX_SETTLED_AHEAD {
-                let (mut cursor, after_pass, guessed) = match chain.slots.back() {
-                    None => (
-                        settled
-                            .take()
-                            .expect("a settled cursor when nothing is outstanding"),
-                        false,
-                        false,
-                    ),
-                    Some(tail) => {
-                        let guess = tail.result.unwrap_or(tail.guesses_pass(window));
-                        if tail_exhausted == Some(guess) {
-                            break;
-                        }
-                        let mut cursor = tail.snapshot.clone();
-                        if guess {
-                            cursor.commit(Arc::clone(&tail.candidate));
-                        }
-                        (cursor, guess, guess && tail.result.is_none())
-                    }
-                };
-                let Some(candidate) = cursor.next_candidate() else {
-                    if chain.slots.is_empty() {
-                        *policy = cursor.into_policy();
-                        return (Arc::unwrap_or_clone(best), StopReason::Finished);
-                    }
-                    tail_exhausted = Some(after_pass);
-                    break;
-                };
-                tail_exhausted = None;
-                let bytes = self.units.render(&candidate);
-                // The syntax filter, if any, runs in the worker.
-                let (known, key) = self.cached(&bytes, phase);
-                let parent = known
-                    .is_none()
-                    .then(|| self.parent_bytes(&cursor).map(Arc::new))
-                    .flatten();
-                let mut slot = Slot {
-                    id: next_id,
-                    snapshot: cursor,
-                    after_pass,
-                    candidate: Arc::new(candidate),
-                    bytes: Arc::new(bytes),
-                    key,
-                    cancel: Arc::new(CancelSignal::new()),
-                    result: known,
-                    unconfirmed: false,
-                    started: None,
-                    guessed_pass: false,
-                    dropped_pass: false,
-                };
-                next_id += 1;
-                if known.is_none() {
-                    phase.guessed_pass += u64::from(guessed);
-                    slot.started = Some(Instant::now());
-                    let job = Job {
-                        slot: slot.id,
-                        candidate: Arc::clone(&slot.candidate),
-                        bytes: Arc::clone(&slot.bytes),
-                        parent,
-                        cancel: Arc::clone(&slot.cancel),
-                    };
-                    job_tx.send(job).expect("workers outlive the phase");
-                }
-                chain.slots.push_back(slot);
-            }
-            if chain.slots.front().is_some_and(|s| s.result.is_some()) {
+            if speculation.front_is_known() {
                 continue;
             }
             // Wait for a result, or until a running test's guess changes.
-            let mut wait = Duration::from_millis(50);
-            if let Some(w) = window {
-                for s in chain
-                    .slots
-                    .iter()
-                    .filter(|s| s.result.is_none() && !s.dropped_pass)
-                {
-                    let t = s.running_for();
-                    let change = if s.guessed_pass {
-                        Some(w.until)
-                    } else {
-                        // One already past the window is never guessed a pass.
-                        (t < w.until).then_some(w.after)
-                    };
-                    if let Some(change) = change {
-                        wait = wait.min(change.saturating_sub(t));
-                    }
-                }
-            }
-            match done_rx.recv_timeout(wait) {
+            match done_rx.recv_timeout(speculation.wait()) {
                 Ok(done) => {
-                    // Tests cancelled on a wrong guess are no longer in the chain.
-                    let Some(at) = chain.slots.iter().position(|s| s.id == done.slot) else {
-                        continue;
-                    };
-                    if matches!(done.finished, Finished::Cancelled) {
-                        // Only a stop cancels a test still in the chain.
-                        chain.cancel_from(0, phase);
-                        let reason = self.limit_hit().unwrap_or(StopReason::Interrupted);
-                        return (Arc::unwrap_or_clone(best), reason);
+                    if let Err(reason) =
+                        self.take_report(&mut speculation, done, &best, phase, observer)
+                    {
+                        break reason;
                     }
-                    let slot = &mut chain.slots[at];
-                    let interesting = match done.finished {
-                        Finished::Tested(outcome) => {
-                            let interesting = self.record(slot.key, outcome, phase);
-                            model.record(done.took, interesting);
-                            interesting
-                        }
-                        Finished::SyntaxRejected => {
-                            self.record_rejection(slot.key, phase);
-                            false
-                        }
-                        Finished::Cancelled => unreachable!("handled above"),
-                    };
-                    slot.result = Some(interesting);
-                    slot.unconfirmed = interesting && self.recheck;
-                    observer.on_progress(phase, &best);
                 }
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
                 Err(mpsc::RecvTimeoutError::Disconnected) => {
                     unreachable!("workers outlive the phase")
                 }
             }
-        }
-    }
-}
-
-/// How many proposals already settled without a test (cache hits) may wait
-/// behind the front, beyond one per job.
-const MAX_SETTLED_AHEAD: usize = 32;
-
-/// The outstanding proposals of the speculative loop.
-#[derive(Default)]
-struct Chain {
-    slots: VecDeque<Slot>,
-}
-
-impl Chain {
-    /// Tests in flight that are still wanted: a slot without a result is
-    /// being tested (cancelled ones leave the chain).
-    fn running(&self) -> usize {
-        self.slots.iter().filter(|s| s.result.is_none()).count()
+        };
+        (Arc::unwrap_or_clone(best), reason)
     }
 
-    /// Drops the proposals from index `at` on, cancelling their tests.
-    fn cancel_from(&mut self, at: usize, phase: &mut PhaseStats) {
-        for slot in self.slots.drain(at..) {
-            if slot.result.is_none() {
-                slot.cancel.cancel();
-                phase.wasted += 1;
+    /// Settles finished tests from the front, in proposal order: commits
+    /// passes, re-testing them first with recheck on. `Err` when a limit
+    /// stops the run during a re-test (every test is then cancelled).
+    fn settle(
+        &mut self,
+        speculation: &mut Speculation,
+        best: &mut Arc<Configuration>,
+        phase: &mut PhaseStats,
+        observer: &mut dyn Observer,
+    ) -> Result<(), StopReason> {
+        loop {
+            let retest = speculation.settle(phase, |phase, candidate, bytes| {
+                *best = Arc::clone(candidate);
+                self.commit(best, bytes, phase, observer);
+            });
+            let Some(Retest {
+                candidate,
+                bytes,
+                key,
+            }) = retest
+            else {
+                return Ok(());
+            };
+            match self.confirm(&candidate, &bytes, key, phase) {
+                Ok(confirmed) => {
+                    speculation.confirm_front(confirmed);
+                    observer.on_progress(phase, best);
+                }
+                Err(reason) => {
+                    speculation.cancel_all(phase);
+                    return Err(reason);
+                }
             }
         }
     }
-}
 
-/// A proposal being tested ahead, with the serial loop's state right after it was made.
-struct Slot {
-    id: u64,
-    snapshot: Cursor,
-    /// The guess it was proposed on: that the proposal before it passed.
-    after_pass: bool,
-    candidate: Arc<Configuration>,
-    bytes: Arc<Vec<u8>>,
-    key: u128,
-    cancel: Arc<CancelSignal>,
-    /// `None` while its test runs; `Some(interesting)` once known.
-    result: Option<bool>,
-    /// Interesting by one oracle test, not yet re-tested (recheck only).
-    unconfirmed: bool,
-    /// When its test started (`None` if it needed no test).
-    started: Option<Instant>,
-    /// Guessed to pass now: it has run long enough, and not too long.
-    guessed_pass: bool,
-    /// Was guessed to pass, then ran too long: never guessed a pass again
-    /// (the window moves as tests finish; a guess must not swing back).
-    dropped_pass: bool,
-}
-
-impl Slot {
-    fn running_for(&self) -> Duration {
-        self.started.map_or(Duration::ZERO, |s| s.elapsed())
+    /// Proposes ahead while workers are free, rendering each candidate and
+    /// asking the cache, and sends the workers what the cache does not
+    /// know. The policy when the phase is over.
+    fn propose_ahead(
+        &self,
+        speculation: &mut Speculation,
+        phase: &mut PhaseStats,
+        job_tx: &mpsc::Sender<Job>,
+    ) -> Option<Box<dyn Policy>> {
+        let check = |candidate: &Configuration, base: &Configuration, phase: &mut PhaseStats| {
+            let bytes = self.units.render(candidate);
+            // The syntax filter, if any, runs in the worker.
+            let (known, key) = self.cached(&bytes, phase);
+            let parent = known
+                .is_none()
+                .then(|| self.parent_bytes(base).map(Arc::new))
+                .flatten();
+            Checked {
+                bytes,
+                key,
+                known,
+                parent,
+            }
+        };
+        let send = |job| job_tx.send(job).expect("workers outlive the phase");
+        speculation.propose_ahead(phase, check, send)
     }
 
-    /// Whether its test, still running, is guessed to pass: it has run
-    /// into the model's pass window (or was guessed so before and the model
-    /// has no window now), and not out of it again.
-    fn guesses_pass(&self, window: Option<PassWindow>) -> bool {
-        if self.dropped_pass {
-            return false;
+    /// Counts a worker's report on a test still wanted. `Err` when the test
+    /// was cancelled by a stop.
+    fn take_report(
+        &mut self,
+        speculation: &mut Speculation,
+        done: Done,
+        best: &Configuration,
+        phase: &mut PhaseStats,
+        observer: &mut dyn Observer,
+    ) -> Result<(), StopReason> {
+        let report = speculation.take_report(done, phase, |phase, key, finished| match finished {
+            Finished::Tested(outcome) => self.record(key, outcome, phase),
+            Finished::SyntaxRejected => {
+                self.record_rejection(key, phase);
+                false
+            }
+            Finished::Cancelled => unreachable!("a cancelled test is not counted"),
+        });
+        match report {
+            Report::Stale => {}
+            Report::Stop => return Err(self.limit_hit().unwrap_or(StopReason::Interrupted)),
+            Report::Recorded => observer.on_progress(phase, best),
         }
-        let t = self.running_for();
-        match window {
-            None => self.guessed_pass,
-            Some(w) => (self.guessed_pass || t >= w.after) && t < w.until,
+        Ok(())
+    }
+}
+
+/// A worker: tests the jobs it takes from `jobs` and reports on each to
+/// `done`, until either channel closes.
+fn work(
+    oracle: &dyn Oracle,
+    filter: Option<(&dyn SyntaxFilter, Strictness)>,
+    jobs: &Mutex<mpsc::Receiver<Job>>,
+    done: &mpsc::Sender<Done>,
+) {
+    loop {
+        let next = jobs.lock().expect("job queue poisoned").recv();
+        let Ok(job) = next else { return };
+        let began = Instant::now();
+        let finished = test_job(oracle, filter, &job);
+        let report = Done {
+            slot: job.slot,
+            finished,
+            took: began.elapsed(),
+        };
+        if done.send(report).is_err() {
+            return;
         }
     }
 }
 
-/// What a worker did with a job.
-enum Finished {
-    /// The syntax filter refused the candidate; the oracle did not run.
-    SyntaxRejected,
-    Tested(TestOutcome),
-    /// Cancelled before or while it ran; its verdict means nothing.
-    Cancelled,
-}
-
-/// A worker's report on a job.
-struct Done {
-    slot: u64,
-    finished: Finished,
-    took: Duration,
-}
-
-/// A test handed to a worker thread.
-struct Job {
-    slot: u64,
-    candidate: Arc<Configuration>,
-    bytes: Arc<Vec<u8>>,
-    /// The text it was proposed from, when the filter needs it (lenient).
-    parent: Option<Arc<Vec<u8>>>,
-    cancel: Arc<CancelSignal>,
+/// What a worker does with `job`: the syntax filter first, if any, then
+/// the oracle, unless the job was cancelled before it began.
+fn test_job(
+    oracle: &dyn Oracle,
+    filter: Option<(&dyn SyntaxFilter, Strictness)>,
+    job: &Job,
+) -> Finished {
+    if job.cancel.is_cancelled() {
+        Finished::Cancelled
+    } else if filter.is_some_and(|(f, strictness)| {
+        !syntax_allows(
+            f,
+            strictness,
+            &job.bytes,
+            job.parent.as_deref().map(Vec::as_slice),
+        )
+    }) {
+        Finished::SyntaxRejected
+    } else {
+        let candidate = Candidate {
+            config: &job.candidate,
+            bytes: &job.bytes,
+        };
+        match oracle.test(&candidate, Watch::Signal(&job.cancel)) {
+            outcome if outcome.cancelled => Finished::Cancelled,
+            outcome => Finished::Tested(outcome),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -13,12 +13,12 @@ pub struct PhaseStats {
     pub tests: u64,
     /// Oracle runs that were interesting and committed.
     pub successes: u64,
-    pub cache_hits: u64,
+    pub(crate) cache_hits: u64,
     pub timeouts: u64,
     /// Candidates rejected by the syntax filter without running the oracle.
     pub syntax_rejected: u64,
     /// Oracle runs started speculatively whose result was not needed.
-    pub wasted: u64,
+    pub(crate) wasted: u64,
     /// Oracle runs started on the guess that a test still running would
     /// pass (`-j` > 1, when passing tests are the slow ones).
     pub guessed_pass: u64,
@@ -38,25 +38,25 @@ impl PhaseStats {
 
 /// Everything `--stats-json` reports.
 #[derive(Clone, Debug, Default)]
-pub struct RunReport {
+pub(crate) struct RunReport {
     pub algo: String,
     pub phases: Vec<PhaseStats>,
     pub units_before: u32,
     pub units_after: u32,
-    pub bytes_before: u64,
+    pub(crate) bytes_before: u64,
     pub bytes_after: u64,
-    pub wall_seconds: f64,
+    pub(crate) wall_seconds: f64,
     pub jobs: usize,
     pub unit: String,
     pub language: String,
     pub parse_errors: usize,
     pub stop_reason: String,
     /// CPU time of the reducer process itself (user + system), children excluded.
-    pub reducer_cpu_seconds: f64,
+    pub(crate) reducer_cpu_seconds: f64,
 }
 
 /// CPU seconds (user + system) this process has used so far, children excluded.
-pub fn self_cpu_seconds() -> f64 {
+pub(crate) fn self_cpu_seconds() -> f64 {
     // SAFETY: getrusage only writes into the struct we pass.
     let usage = unsafe {
         let mut usage: libc::rusage = std::mem::zeroed();
@@ -79,11 +79,11 @@ impl RunReport {
         self.total(|p| p.tests)
     }
 
-    pub fn cache_hits(&self) -> u64 {
+    pub(crate) fn cache_hits(&self) -> u64 {
         self.total(|p| p.cache_hits)
     }
 
-    pub fn to_json(&self) -> serde_json::Value {
+    pub(crate) fn to_json(&self) -> serde_json::Value {
         json!({
             "algo": self.algo,
             "oracle_calls": self.oracle_calls(),

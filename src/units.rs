@@ -19,6 +19,10 @@ pub enum UnitKind {
 }
 
 impl UnitKind {
+    /// Every kind, in `--unit`'s order.
+    pub const ALL: [UnitKind; 3] = [UnitKind::Byte, UnitKind::Line, UnitKind::Token];
+
+    /// The kind's name on the command line and in stats.
     pub fn name(self) -> &'static str {
         match self {
             UnitKind::Byte => "byte",
@@ -40,7 +44,7 @@ pub struct Units {
 
 impl Units {
     /// Units from explicit start offsets (the first must be 0 unless the input is empty).
-    pub fn from_starts(source: Vec<u8>, starts: Vec<u32>, separate_tokens: bool) -> Self {
+    pub(crate) fn from_starts(source: Vec<u8>, starts: Vec<u32>, separate_tokens: bool) -> Self {
         debug_assert!(starts.windows(2).all(|w| w[0] < w[1]));
         debug_assert!(starts.first().is_none_or(|&s| s == 0));
         Units {
@@ -62,7 +66,8 @@ impl Units {
 
     /// Units whose text is given piece by piece (tests and toy trees): each
     /// piece is one unit, rendered with a space after it.
-    pub fn from_pieces<S: AsRef<str>>(pieces: &[S]) -> Self {
+    #[cfg(test)]
+    pub(crate) fn from_pieces<S: AsRef<str>>(pieces: &[S]) -> Self {
         let mut source = Vec::new();
         let mut starts = Vec::new();
         for (i, p) in pieces.iter().enumerate() {
@@ -88,7 +93,7 @@ impl Units {
     }
 
     /// The byte range of unit `i`.
-    pub fn span(&self, i: u32) -> Range<usize> {
+    pub(crate) fn span(&self, i: u32) -> Range<usize> {
         let start = self.starts[i as usize] as usize;
         let end = self
             .starts
@@ -104,7 +109,7 @@ impl Units {
 
     /// The text kept unit `u` renders as in `config`, without surrounding
     /// whitespace: its rewrite, or its own token.
-    pub fn token_text<'a>(&'a self, config: &'a Configuration, u: u32) -> &'a [u8] {
+    pub(crate) fn token_text<'a>(&'a self, config: &'a Configuration, u: u32) -> &'a [u8] {
         match config.rewrites.get(&u) {
             Some(text) => text,
             None => self.text(u).trim_ascii(),
@@ -115,7 +120,7 @@ impl Units {
     /// texts (rewrites applied), with the whitespace the input had between
     /// units that were neighbours there, and a space between others where
     /// they would fuse; no whitespace after the last.
-    pub fn join_kept(
+    pub(crate) fn join_kept(
         &self,
         config: &Configuration,
         kept: impl IntoIterator<Item = u32>,
@@ -142,7 +147,7 @@ impl Units {
     }
 
     /// The byte length of every unit (WDD's weights for flat units).
-    pub fn byte_lengths(&self) -> Vec<u64> {
+    pub(crate) fn byte_lengths(&self) -> Vec<u64> {
         (0..self.len()).map(|i| self.span(i).len() as u64).collect()
     }
 

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-use crate::util::{Sandbox, assert_exit, assert_invariants, assert_no_process, stats};
+use crate::util::{Sandbox, assert_exit, assert_invariants, assert_no_process, run_quietly, stats};
 
 fn fixture_path(name: &str) -> String {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -108,20 +108,14 @@ const SRUN: &str = "srun --quiet -N1 -n1 --";
 /// The queue's jobs named `job_name` (the script the launcher runs): the
 /// cluster tests run at the same time, so each looks at its own jobs only.
 fn squeue(job_name: &str) -> String {
-    let out = Command::new("squeue")
-        .args(["-h", "-n", job_name])
-        .output()
-        .unwrap();
+    let out = run_quietly(Command::new("squeue").args(["-h", "-n", job_name]));
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 /// The states (`RUNNING`, `COMPLETING`, ...) of the queue's jobs named
 /// `job_name`, one per job.
 fn job_states(job_name: &str) -> Vec<String> {
-    let out = Command::new("squeue")
-        .args(["-h", "-n", job_name, "-o", "%T"])
-        .output()
-        .unwrap();
+    let out = run_quietly(Command::new("squeue").args(["-h", "-n", job_name, "-o", "%T"]));
     String::from_utf8_lossy(&out.stdout)
         .split_whitespace()
         .map(str::to_string)

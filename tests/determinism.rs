@@ -1,4 +1,5 @@
-//! `-j N` commits exactly what `-j 1` commits, for every policy (issue 5).
+//! `-j N` commits exactly what `-j 1` commits, for every policy of the
+//! registry (issue 5).
 //!
 //! In-process oracles sleep a random few milliseconds so that tests finish
 //! out of order, once with passing tests the slow ones (so that the loop also
@@ -9,16 +10,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use reduce::configuration::Configuration;
-use reduce::interfaces::{Candidate, Observer, SyntaxFilter, Verdict};
+use reduce::interfaces::{Candidate, Observer, Strictness, SyntaxFilter, Verdict};
 use reduce::languages::Language;
-use reduce::policy::flat::FlatPolicy;
-use reduce::policy::hdd::{Hdd, HddOptions};
-use reduce::policy::idreplace::IdReplace;
-use reduce::policy::perses::{Perses, PersesOptions};
-use reduce::policy::simplify::Simplify;
-use reduce::policy::tpdd::{TPdd, TPddOptions};
-use reduce::policy::windows::TokenWindows;
-use reduce::policy::{Minimizer, MinimizerSettings, Policy};
+use reduce::policy::format::Style;
+use reduce::policy::hdd::HddOptions;
+use reduce::policy::perses::PersesOptions;
+use reduce::policy::registry::{BuildContext, ENTRIES, Role, Tuning};
+use reduce::policy::{Minimizer, Policy};
 use reduce::reducer::Reducer;
 use reduce::syntax::SyntaxCheck;
 use reduce::tree::Tree;
@@ -91,7 +89,7 @@ enum Timing {
 /// the guess that a running test would pass.
 fn run(
     units: &Units,
-    filter: &dyn SyntaxFilter,
+    (filter, strictness): (&dyn SyntaxFilter, Option<Strictness>),
     policy: Box<dyn Policy>,
     needed: &[String],
     jobs: usize,
@@ -123,6 +121,7 @@ fn run(
     let mut reducer = Reducer::new(units, &oracle)
         .with_jobs(jobs)
         .with_filter(Some(filter));
+    reducer.set_filter(strictness);
     let mut steps = Steps::default();
     let mut policy = policy;
     let (result, _) = reducer.run(&mut policy, Configuration::full(units.len()), &mut steps);
@@ -131,68 +130,52 @@ fn run(
     (steps.0, guessed)
 }
 
-type Build = Box<dyn Fn(&Arc<Tree>, &Units) -> Box<dyn Policy>>;
-
-fn policies() -> Vec<(&'static str, Build)> {
-    let s = MinimizerSettings::default();
-    let mut out: Vec<(&'static str, Build)> = Vec::new();
-    for m in Minimizer::ALL {
-        out.push((
-            m.name(),
-            Box::new(move |_, units: &Units| {
-                Box::new(FlatPolicy::new(m.build(&s), Arc::new(units.byte_lengths())))
-                    as Box<dyn Policy>
-            }),
-        ));
-    }
-    for m in [Minimizer::DdMin, Minimizer::ProbDd, Minimizer::Cdd] {
-        out.push((
-            "hdd",
-            Box::new(move |t: &Arc<Tree>, _: &Units| {
-                let options = HddOptions {
-                    start_level: 1,
+/// Every policy of the registry, each with a list minimizer from
+/// `inners` if it takes one: built on `tree`, with HDD* and the tutorial's
+/// Perses (a search 4 levels deep) besides the binary's sweep.
+fn policies(tree: &Arc<Tree>, units: &Units) -> Vec<(String, Box<dyn Policy>, Option<Strictness>)> {
+    let inners = [Minimizer::DdMin, Minimizer::ProbDd, Minimizer::Cdd];
+    let mut out = Vec::new();
+    for entry in ENTRIES.iter().filter(|e| e.builder.is_some()) {
+        let tunings = if entry.name == "perses" {
+            let tutorial = PersesOptions {
+                max_replacement_depth: Some(4),
+                ..PersesOptions::tutorial()
+            };
+            vec![PersesOptions::default(), tutorial]
+        } else {
+            vec![PersesOptions::default()]
+        };
+        let inners: &[Minimizer] = if entry.takes_inner {
+            &inners
+        } else {
+            &inners[..1]
+        };
+        for (&inner, perses) in inners
+            .iter()
+            .flat_map(|m| tunings.iter().map(move |t| (m, *t)))
+        {
+            let mut cx = BuildContext::new(Some(Arc::clone(tree)), Arc::new(units.clone()));
+            cx.inner = inner;
+            cx.tuning = Tuning {
+                hdd: HddOptions {
                     fixpoint: true,
-                    any_node: false,
-                };
-                Box::new(Hdd::new(Arc::clone(t), m, s, options)) as Box<dyn Policy>
-            }),
-        ));
-        out.push((
-            "perses",
-            Box::new(move |t: &Arc<Tree>, _: &Units| {
-                let options = PersesOptions {
-                    max_replacement_depth: Some(4),
-                    ..PersesOptions::default()
-                };
-                Box::new(Perses::new(Arc::clone(t), m, s, options)) as Box<dyn Policy>
-            }),
-        ));
+                    ..HddOptions::default()
+                },
+                perses,
+                // The programs are tidy already: only compact changes them.
+                format: Style::Compact,
+                ..Tuning::default()
+            };
+            // As the default pipeline runs them.
+            let strictness = match entry.role {
+                Role::LenientPass => Some(Strictness::MissingTokensFree),
+                _ => Some(Strictness::Strict),
+            };
+            let policy = entry.policy(&cx);
+            out.push((policy.name(), policy, strictness));
+        }
     }
-    out.push((
-        "tpdd",
-        Box::new(|t: &Arc<Tree>, _: &Units| {
-            Box::new(TPdd::new(Arc::clone(t), TPddOptions::default())) as Box<dyn Policy>
-        }),
-    ));
-    // The default pipeline's rewriting phases.
-    out.push((
-        "simplify",
-        Box::new(|t: &Arc<Tree>, u: &Units| {
-            Box::new(Simplify::new(Arc::clone(t), Arc::new(u.clone()))) as Box<dyn Policy>
-        }),
-    ));
-    out.push((
-        "idreplace",
-        Box::new(|t: &Arc<Tree>, u: &Units| {
-            Box::new(IdReplace::new(Arc::clone(t), Arc::new(u.clone()))) as Box<dyn Policy>
-        }),
-    ));
-    out.push((
-        "windows",
-        Box::new(|t: &Arc<Tree>, _: &Units| {
-            Box::new(TokenWindows::new(Arc::clone(t))) as Box<dyn Policy>
-        }),
-    ));
     out
 }
 
@@ -208,11 +191,11 @@ fn four_jobs_commit_the_same_steps_as_one_for_every_policy() {
         let (tree, units) = parse(Language::named("c"), text.into_bytes()).unwrap();
         let filter = SyntaxCheck::new(Language::named("c"), tree.parse_errors);
         let tree = Arc::new(tree);
-        for (name, build) in policies() {
+        for (name, policy, strictness) in policies(&tree, &units) {
             let oracle = (seed, timing);
-            let (serial, _) = run(&units, &filter, build(&tree, &units), &needed, 1, oracle);
-            let (parallel, guessed) =
-                run(&units, &filter, build(&tree, &units), &needed, 4, oracle);
+            let filter = (&filter as &dyn SyntaxFilter, strictness);
+            let (serial, _) = run(&units, filter, policy.clone(), &needed, 1, oracle);
+            let (parallel, guessed) = run(&units, filter, policy, &needed, 4, oracle);
             assert!(serial.len() > 1, "{name}: nothing was reduced");
             assert_eq!(
                 serial, parallel,

@@ -641,7 +641,7 @@ fn dev_shm_is_roomy_tmpfs() -> bool {
     }) else {
         return false;
     };
-    let free = std::process::Command::new("df")
+    let free = crate::util::quiet("df")
         .args(["--output=avail", "-B1", "/dev/shm"])
         .output()
         .ok()
@@ -671,8 +671,8 @@ fn without_tmpdir_tests_run_in_dev_shm_when_it_is_a_roomy_tmpfs_and_leave_nothin
         true,
     );
     sb.write("numbers.txt", &numbers(12), false);
-    let out = sb
-        .command(&[
+    let out = crate::util::run_quietly(
+        sb.command(&[
             "--unit",
             "line",
             "--oracle",
@@ -682,9 +682,8 @@ fn without_tmpdir_tests_run_in_dev_shm_when_it_is_a_roomy_tmpfs_and_leave_nothin
             "-j",
             "2",
         ])
-        .env_remove("TMPDIR")
-        .output()
-        .unwrap();
+        .env_remove("TMPDIR"),
+    );
     assert_exit(&out, 0);
     assert_eq!(sb.read("numbers.reduced.txt"), b"7\n");
     let expected = if dev_shm_is_roomy_tmpfs() {

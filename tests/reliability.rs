@@ -342,10 +342,8 @@ fn an_input_over_the_size_limit_is_refused_before_anything_runs() {
     );
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     // Standard input is read only up to the limit.
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_reduce"))
-        .args(["--oracle", "count.sh", "-"])
-        .current_dir(sb.path())
-        .env("TMPDIR", sb.tmp())
+    let mut child = sb
+        .command(&["--oracle", "count.sh", "-"])
         .env("REDUCE_MAX_INPUT", "1000")
         .stdin(Stdio::piped())
         .stdout(Stdio::null())

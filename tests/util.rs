@@ -1,10 +1,52 @@
 //! Helpers shared by the integration tests: a sandbox directory per test with
 //! its own TMPDIR, running the binary, and the invariants every end-to-end
 //! run must satisfy.
+//!
+//! Every child process a test starts (`reduce`, an oracle script, gcc, ...)
+//! runs with its standard streams captured or discarded, never inherited:
+//! the test harness does not capture a child's output, and some oracles here
+//! write hundreds of megabytes by design. Build commands with [`quiet`] and
+//! run them with [`run_quietly`] or [`succeeds_quietly`].
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+
+/// `program` with no stdin and its stdout and stderr piped, for `output()`
+/// or `spawn()` (then read or drop the pipes); it cannot write to the test's
+/// own streams. Callers that need other settings (a piped stdin, a discarded
+/// stdout) set them afterwards. Not for `status()`, which would leave a
+/// loud child blocked on a full pipe: use [`succeeds_quietly`].
+pub fn quiet(program: impl AsRef<std::ffi::OsStr>) -> Command {
+    let mut command = Command::new(program);
+    command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    command
+}
+
+/// Runs `command` to the end with no stdin and its output captured.
+pub fn run_quietly(command: &mut Command) -> Output {
+    command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .output()
+        .unwrap()
+}
+
+/// Runs `command` to the end with no stdin and its output discarded; true
+/// iff it exits 0.
+pub fn succeeds_quietly(command: &mut Command) -> bool {
+    command
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .unwrap()
+        .success()
+}
 
 /// A directory owned by one test; `reduce` runs inside it with `TMPDIR` in it.
 pub struct Sandbox {
@@ -57,21 +99,20 @@ impl Sandbox {
         fs::read(self.path().join(name)).unwrap()
     }
 
-    /// `reduce ARGS` to run in the sandbox, with its TMPDIR and no stdin.
+    /// `reduce ARGS` to run in the sandbox, with its TMPDIR, no stdin and its
+    /// output piped (see [`quiet`]).
     pub fn command(&self, args: &[&str]) -> Command {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_reduce"));
+        let mut command = quiet(env!("CARGO_BIN_EXE_reduce"));
         command
             .args(args)
             .current_dir(self.path())
-            .env("TMPDIR", self.tmp())
-            .stdin(std::process::Stdio::null());
+            .env("TMPDIR", self.tmp());
         command
     }
 
     /// Starts `reduce ARGS` in the sandbox (stdout discarded, stderr piped),
     /// for tests that signal it while it runs.
     pub fn spawn_reduce(&self, args: &[&str]) -> std::process::Child {
-        use std::process::Stdio;
         self.command(args)
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -86,7 +127,6 @@ impl Sandbox {
 
     pub fn reduce_with_stdin(&self, args: &[&str], stdin: Option<&[u8]>) -> Output {
         use std::io::Write;
-        use std::process::Stdio;
         let mut child = self
             .command(args)
             .stdin(if stdin.is_some() {
@@ -106,10 +146,7 @@ impl Sandbox {
 
     /// Runs `reduce ARGS` in the sandbox with extra environment variables.
     pub fn reduce_env(&self, args: &[&str], env: &[(&str, &str)]) -> Output {
-        self.command(args)
-            .envs(env.iter().copied())
-            .output()
-            .unwrap()
+        run_quietly(self.command(args).envs(env.iter().copied()))
     }
 
     /// Runs `reduce ARGS` with its data segment limited to `limit` bytes
@@ -123,12 +160,11 @@ impl Sandbox {
     /// Runs `program ARGS` in the sandbox under `RLIMIT_DATA = limit`.
     pub fn command_with_memory_limit(&self, program: &str, args: &[&str], limit: u64) -> Output {
         use std::os::unix::process::CommandExt;
-        let mut command = Command::new(program);
+        let mut command = quiet(program);
         command
             .args(args)
             .current_dir(self.path())
-            .env("TMPDIR", self.tmp())
-            .stdin(std::process::Stdio::null());
+            .env("TMPDIR", self.tmp());
         // SAFETY: the closure runs between fork and exec and only calls
         // setrlimit, which is async-signal-safe.
         unsafe {
@@ -143,7 +179,7 @@ impl Sandbox {
                 Ok(())
             });
         }
-        command.output().unwrap()
+        run_quietly(&mut command)
     }
 
     /// Nothing is left in the sandbox's TMPDIR.
@@ -156,7 +192,8 @@ impl Sandbox {
     }
 
     /// Runs the oracle script on `file`, copied under the input's name `name`
-    /// into a fresh directory, the way a user would; true iff it exits 0.
+    /// into a fresh directory, the way a user would (its output discarded);
+    /// true iff it exits 0.
     pub fn oracle_accepts(&self, oracle: &str, file: &Path, name: &str) -> bool {
         self.oracle_accepts_with(oracle, file, name, &[])
     }
@@ -176,12 +213,11 @@ impl Sandbox {
             let from = self.path().join(e);
             fs::copy(&from, dir.path().join(from.file_name().unwrap())).unwrap();
         }
-        let ok = Command::new(self.path().join(oracle))
-            .arg(dir.path().join(name))
-            .current_dir(dir.path())
-            .status()
-            .unwrap()
-            .success();
+        let ok = succeeds_quietly(
+            Command::new(self.path().join(oracle))
+                .arg(dir.path().join(name))
+                .current_dir(dir.path()),
+        );
         drop(dir);
         ok
     }
@@ -275,7 +311,7 @@ pub fn assert_no_process(marker: &str) {
 /// Kills (by pid) the processes whose command line contains `marker`, e.g.
 /// those a script run directly by a test helper left; returns their pids.
 pub fn kill_processes(marker: &str) -> String {
-    let ps = Command::new("pgrep").args(["-f", marker]).output().unwrap();
+    let ps = run_quietly(Command::new("pgrep").args(["-f", marker]));
     let pids = String::from_utf8_lossy(&ps.stdout).into_owned();
     for pid in pids.split_whitespace() {
         if let Ok(pid) = pid.parse::<i32>() {

@@ -1,8 +1,8 @@
 //! What a person meets first: `--help`, `--version`, `--list-algos`, shell
 //! completions, the man page, and a quiet stderr when it is not a terminal.
 
-use clap::ValueEnum;
-use reduce::cli::{Algo, Inner};
+use reduce::policy::Minimizer;
+use reduce::policy::registry;
 
 use crate::util::{Sandbox, assert_exit};
 
@@ -104,20 +104,22 @@ fn help_has_worked_examples_and_the_exit_codes() {
 }
 
 #[test]
-fn list_algos_names_every_algorithm_and_inner_minimizer() {
+fn list_algos_and_help_name_every_algorithm_of_the_registry_and_every_inner_minimizer() {
     let sb = Sandbox::new();
     let list = stdout_of(&sb, &["--list-algos"]);
-    let algos: Vec<String> = Algo::value_variants()
-        .iter()
-        .map(|a| a.to_possible_value().unwrap().get_name().to_string())
-        .collect();
+    let algos: Vec<&str> = registry::algorithms().map(|e| e.name).collect();
     assert_eq!(
         algos,
         [
             "auto", "ddmin", "drdd", "probdd", "cdd", "wdd", "hdd", "perses", "tpdd"
         ]
     );
+    let help = stdout_of(&sb, &["--help"]);
     for algo in &algos {
+        assert!(
+            help.contains(&format!("- {algo}:")),
+            "--help does not list {algo}"
+        );
         assert!(
             list.lines()
                 .any(|l| l.trim_start().starts_with(&format!("{algo} "))),
@@ -128,10 +130,10 @@ fn list_algos_names_every_algorithm_and_inner_minimizer() {
         .lines()
         .find(|l| l.contains("--inner"))
         .expect("a line on --inner");
-    for inner in Inner::value_variants() {
-        let name = inner.to_possible_value().unwrap().get_name().to_string();
+    for inner in Minimizer::ALL {
+        let name = inner.name();
         assert!(
-            inner_line.contains(&name),
+            inner_line.contains(name),
             "--list-algos does not name the inner minimizer {name}:\n{list}"
         );
     }
@@ -166,4 +168,21 @@ fn no_live_display_when_stderr_is_not_a_terminal_and_nothing_with_q() {
     assert_exit(&out, 0);
     assert!(out.stderr.is_empty(), "-q printed {:?}", out.stderr);
     assert_eq!(String::from_utf8(sb.read("q.txt")).unwrap().trim(), "e");
+}
+
+#[test]
+fn the_readmes_table_of_algorithms_is_the_registrys() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md"))
+        .expect("README.md");
+    let table: Vec<&str> = readme
+        .lines()
+        .skip_while(|l| !l.starts_with("| `--algo` |"))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .collect();
+    assert_eq!(
+        table,
+        registry::readme_rows(),
+        "README.md's table of algorithms differs from the registry (src/policy/registry.rs)"
+    );
 }

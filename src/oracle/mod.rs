@@ -141,6 +141,16 @@ impl ScriptOracle {
     }
 
     /// Says what the user must hear through `messages` (the run's display).
+    /// How long a test may run.
+    pub(crate) fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
+    /// The script's absolute path.
+    pub(crate) fn script(&self) -> &Path {
+        &self.script
+    }
+
     pub(crate) fn with_messages(mut self, messages: Arc<dyn Messages>) -> Self {
         self.messages = messages;
         self

@@ -7,7 +7,7 @@
 //! n = 2. A pass that finds nothing has tried every single-element deletion,
 //! so the result is 1-minimal. Worst case O(n²) tests. No parameters.
 //!
-//! The schedule itself ([`Schedule`]) is shared with WDD, which only cuts
+//! The schedule itself (`Schedule`) is shared with WDD, which only cuts
 //! the chunks by weight instead of by count.
 
 use crate::policy::{ElemList, ListMinimizer, Selection, complement};

@@ -57,7 +57,7 @@ enum Stage {
 
 /// Dr. DD's state: a stage and a position in the current list.
 #[derive(Clone, Debug)]
-pub struct DrDd {
+pub(crate) struct DrDd {
     restarts: Option<u32>,
     stage: Stage,
     /// Length of this pass's list.
@@ -84,7 +84,7 @@ impl DrDd {
     /// `restarts` of them (`None`: until one removes nothing). For a list
     /// whose blocks were all tried already, e.g. the default pipeline's
     /// last pass without the syntax filter.
-    pub fn single_scans(restarts: Option<u32>) -> Self {
+    pub(crate) fn single_scans(restarts: Option<u32>) -> Self {
         DrDd {
             stage: Stage::Single {
                 scan: 1,

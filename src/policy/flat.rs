@@ -4,7 +4,7 @@
 //! tokens: the elements are the kept units in order, each weighing its byte
 //! length (for WDD), and a deletion of elements is a deletion of those units.
 //!
-//! [`FlatPolicy::by_lines`] groups units instead: an element is a line's
+//! `FlatPolicy::by_lines` groups units instead: an element is a line's
 //! kept units (named by the line's first unit, so that learning minimizers
 //! see the same element from pass to pass), and deleting it deletes them.
 //! The default pipeline reduces text without a grammar by lines, then by
@@ -19,7 +19,7 @@ use crate::policy::{ElemList, ListMinimizer, Policy};
 
 /// A [`Policy`] that hands the kept units to a list minimizer.
 #[derive(Clone)]
-pub struct FlatPolicy {
+pub(crate) struct FlatPolicy {
     minimizer: Box<dyn ListMinimizer>,
     /// Weight of every unit of the input (indexed by unit).
     unit_weights: Arc<Vec<u64>>,
@@ -46,7 +46,7 @@ impl FlatPolicy {
     /// The same policy over lines: `line_starts` holds the first unit of
     /// every line, in order (unit 0 first), then the unit count. Not
     /// combined with [`Self::sparing`].
-    pub fn by_lines(mut self, line_starts: Arc<Vec<u32>>) -> Self {
+    pub(crate) fn by_lines(mut self, line_starts: Arc<Vec<u32>>) -> Self {
         assert!(self.spared.is_none(), "lines with spared units");
         assert!(line_starts.first() == Some(&0), "line starts from unit 0");
         self.line_starts = Some(line_starts);
@@ -59,7 +59,7 @@ impl FlatPolicy {
     }
 
     /// The same policy, never deleting any of `units`.
-    pub fn sparing(mut self, units: Arc<BitSet>) -> Self {
+    pub(crate) fn sparing(mut self, units: Arc<BitSet>) -> Self {
         self.spared = Some(units);
         self
     }

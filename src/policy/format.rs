@@ -20,17 +20,49 @@ use crate::units::Units;
 /// Proposes the given layouts in order, skipping any that would not change
 /// a byte of the current text.
 #[derive(Clone, Debug)]
-pub struct Format {
+pub(crate) struct Format {
     layouts: &'static [Layout],
     units: Arc<Units>,
     tried: usize,
 }
 
 /// `--format compact`: tightest first, the tidy layout last.
-pub const COMPACT_LAYOUTS: &[Layout] = &[Layout::Compact, Layout::Lines, Layout::Tidy];
+pub(crate) const COMPACT_LAYOUTS: &[Layout] = &[Layout::Compact, Layout::Lines, Layout::Tidy];
 
 /// The default pipeline's readable result.
-pub const READABLE_LAYOUTS: &[Layout] = &[Layout::Tidy];
+pub(crate) const READABLE_LAYOUTS: &[Layout] = &[Layout::Tidy];
+
+/// How the result's whitespace is laid out (`--format`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Style {
+    /// The whitespace each kept token had in the input (tidied by the
+    /// default pipeline).
+    #[default]
+    Readable,
+    /// As little whitespace as the oracle allows (tried once at the end).
+    Compact,
+}
+
+impl Style {
+    /// Every style, in `--format`'s order.
+    pub const ALL: [Style; 2] = [Style::Readable, Style::Compact];
+
+    /// The style's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            Style::Readable => "readable",
+            Style::Compact => "compact",
+        }
+    }
+
+    /// The layouts the format pass proposes for this style, in order.
+    pub(crate) fn layouts(self) -> &'static [Layout] {
+        match self {
+            Style::Readable => READABLE_LAYOUTS,
+            Style::Compact => COMPACT_LAYOUTS,
+        }
+    }
+}
 
 impl Format {
     pub fn new(layouts: &'static [Layout], units: Arc<Units>) -> Self {

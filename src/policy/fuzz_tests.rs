@@ -3,7 +3,8 @@
 //! For random byte strings and mutated real snippets in every language (C
 //! and JSON through tree-sitter, text as tokens and lines, binary as bytes):
 //! rendering every unit gives the input back byte for byte, and one run of
-//! every policy through the real reduce loop, capped at [`MAX_TESTS`] oracle
+//! every policy of the registry that works on the units through the real
+//! reduce loop, capped at [`MAX_TESTS`] oracle
 //! tests and judged by a random (but per-candidate deterministic) oracle,
 //! finishes without panicking, keeps a subset of the units and, with three
 //! jobs, commits exactly what it commits with one (when both runs end
@@ -12,17 +13,14 @@
 use std::sync::Arc;
 
 use crate::configuration::Configuration;
-use crate::interfaces::{Candidate, Quiet, SyntaxFilter, Verdict};
+use crate::interfaces::{Candidate, Quiet, Strictness, SyntaxFilter, Verdict};
 use crate::languages::Language;
-use crate::policy::flat::FlatPolicy;
-use crate::policy::hdd::{Hdd, HddOptions};
-use crate::policy::idreplace::IdReplace;
-use crate::policy::perses::{Perses, PersesOptions, PersesSchedule};
-use crate::policy::simplify::Simplify;
+use crate::policy::format::Style;
+use crate::policy::hdd::HddOptions;
+use crate::policy::perses::{PERSES_REPLACEMENT_DEPTH, PersesOptions};
+use crate::policy::registry::{BuildContext, ENTRIES, Role, Tuning};
 use crate::policy::testing::XorShift;
-use crate::policy::tpdd::{TPdd, TPddOptions};
-use crate::policy::windows::TokenWindows;
-use crate::policy::{Minimizer, MinimizerSettings, Policy};
+use crate::policy::{Minimizer, Policy};
 use crate::reducer::{Limits, Reducer, StopReason};
 use crate::syntax::SyntaxCheck;
 use crate::tree::Tree;
@@ -116,52 +114,61 @@ fn random_verdict(seed: u64, bytes: &[u8]) -> Verdict {
     }
 }
 
-/// Every tree policy the pipeline can build, with the list minimizer `inner`.
-fn tree_policies(tree: &Arc<Tree>, units: &Units, inner: Minimizer) -> Vec<Box<dyn Policy>> {
-    let settings = MinimizerSettings::default();
-    let perses = |schedule| {
-        Box::new(Perses::new(
-            Arc::clone(tree),
-            inner,
-            settings,
-            PersesOptions {
-                max_replacement_depth: Some(crate::pipeline::PERSES_REPLACEMENT_DEPTH),
-                schedule,
-                ..PersesOptions::default()
-            },
-        )) as Box<dyn Policy>
-    };
-    vec![
-        Box::new(Hdd::new(
-            Arc::clone(tree),
-            inner,
-            settings,
-            HddOptions::default(),
-        )),
-        Box::new(Hdd::new(
-            Arc::clone(tree),
-            inner,
-            settings,
-            HddOptions {
+/// Every policy of the registry that works on these units (all of them
+/// with a tree), with the list minimizer `inner`, and the tuning variants
+/// the command line can ask for (HDD* on any node, the tutorial's Perses,
+/// the compact layout); each with the syntax filter's strictness the
+/// default pipeline runs it under.
+fn every_policy(
+    tree: Option<&Arc<Tree>>,
+    units: &Units,
+    inner: Minimizer,
+) -> Vec<(Box<dyn Policy>, Strictness)> {
+    let tunings = [
+        Tuning::default(),
+        Tuning {
+            hdd: HddOptions {
                 fixpoint: true,
                 any_node: true,
                 ..HddOptions::default()
             },
-        )),
-        perses(PersesSchedule::Tutorial),
-        perses(PersesSchedule::Sweep),
-        Box::new(TPdd::new(Arc::clone(tree), TPddOptions::default())),
-        Box::new(Simplify::new(Arc::clone(tree), Arc::new(units.clone()))),
-        Box::new(IdReplace::new(Arc::clone(tree), Arc::new(units.clone()))),
-        Box::new(TokenWindows::new(Arc::clone(tree))),
-    ]
+            perses: PersesOptions {
+                max_replacement_depth: Some(PERSES_REPLACEMENT_DEPTH),
+                ..PersesOptions::tutorial()
+            },
+            format: Style::Compact,
+            ..Tuning::default()
+        },
+    ];
+    let mut out = Vec::new();
+    for entry in ENTRIES.iter().filter(|e| e.builder.is_some()) {
+        if entry.needs_tree && tree.is_none() {
+            continue;
+        }
+        // The second tuning changes only these.
+        let variants = match entry.name {
+            "hdd" | "perses" | "format" => &tunings[..],
+            _ => &tunings[..1],
+        };
+        for tuning in variants {
+            let mut cx = BuildContext::new(tree.cloned(), Arc::new(units.clone()));
+            cx.inner = inner;
+            cx.tuning = *tuning;
+            let strictness = match entry.role {
+                Role::LenientPass => Strictness::MissingTokensFree,
+                _ => Strictness::Strict,
+            };
+            out.push((entry.policy(&cx), strictness));
+        }
+    }
+    out
 }
 
 /// Runs `policy` over `units` with `jobs` tests at once; returns the result
 /// and why the run ended.
 fn run_once(
     units: &Units,
-    policy: &dyn Policy,
+    (policy, strictness): &(Box<dyn Policy>, Strictness),
     seed: u64,
     jobs: usize,
     filter: Option<&dyn SyntaxFilter>,
@@ -174,6 +181,7 @@ fn run_once(
             max_tests: Some(MAX_TESTS),
             ..Limits::default()
         });
+    reducer.set_filter(Some(*strictness));
     let mut policy = policy.clone_box();
     let (result, reason) = reducer.run(&mut policy, Configuration::full(units.len()), &mut Quiet);
     assert!(reducer.tests_total() <= MAX_TESTS);
@@ -182,31 +190,22 @@ fn run_once(
 
 /// The property for one input: exact rendering, and every policy runs.
 fn check(kind: Kind, input: Vec<u8>, rng: &mut XorShift, i: u64) {
-    let (units, policies, filter): (Units, Vec<Box<dyn Policy>>, Option<SyntaxCheck>) = match kind {
+    let inner = Minimizer::ALL[(i % 5) as usize];
+    let (units, policies, filter) = match kind {
         Kind::Tree(lang) => {
             let (tree, units) = crate::tree::parse::parse(lang, input.clone())
                 .unwrap_or_else(|e| panic!("{lang:?} {input:?}: {e:#}"));
             assert_eq!(tree.unit_count(), units.len(), "{input:?}");
-            let inner = Minimizer::ALL[(i % 5) as usize];
             // The filter re-parses every candidate: small inputs only.
             let filter = (i.is_multiple_of(4) && input.len() < 1500)
                 .then(|| SyntaxCheck::for_tree(lang, &tree));
             let tree = Arc::new(tree);
-            let policies = tree_policies(&tree, &units, inner);
+            let policies = every_policy(Some(&tree), &units, inner);
             (units, policies, filter)
         }
         Kind::Flat(unit) => {
             let units = Units::flat(input.clone(), unit);
-            let weights = Arc::new(units.byte_lengths());
-            let policies = Minimizer::ALL
-                .iter()
-                .map(|m| {
-                    Box::new(FlatPolicy::new(
-                        m.build(&MinimizerSettings::default()),
-                        Arc::clone(&weights),
-                    )) as Box<dyn Policy>
-                })
-                .collect();
+            let policies = every_policy(None, &units, inner);
             (units, policies, None)
         }
     };
@@ -215,7 +214,7 @@ fn check(kind: Kind, input: Vec<u8>, rng: &mut XorShift, i: u64) {
     let filter = filter.as_ref().map(|f| f as &dyn SyntaxFilter);
     for policy in &policies {
         let seed = rng.next();
-        let (result, reason) = run_once(&units, policy.as_ref(), seed, 1, filter);
+        let (result, reason) = run_once(&units, policy, seed, 1, filter);
         assert!(result.len() <= units.len());
         assert!(result.kept.iter().all(|u| u < units.len()));
         let bytes = units.render(&result);
@@ -225,19 +224,19 @@ fn check(kind: Kind, input: Vec<u8>, rng: &mut XorShift, i: u64) {
                 random_verdict(seed, &bytes),
                 Verdict::Interesting,
                 "{}",
-                policy.name()
+                policy.0.name()
             );
         }
         // Speculative tests count against the budget too, so only runs
         // that reached their end are comparable.
         if i % 7 < 2 && reason == StopReason::Finished {
-            let (parallel, reason) = run_once(&units, policy.as_ref(), seed, 3, filter);
+            let (parallel, reason) = run_once(&units, policy, seed, 3, filter);
             if reason == StopReason::Finished {
                 assert_eq!(
                     parallel,
                     result,
                     "{}: -j 3 differs from -j 1",
-                    policy.name()
+                    policy.0.name()
                 );
             }
         }
@@ -253,22 +252,22 @@ fn check_language(kind: Kind, snippets: &[&str], seed: u64) {
 }
 
 #[test]
-fn c_inputs_parse_render_exactly_and_survive_every_tree_policy() {
+fn c_inputs_parse_render_exactly_and_survive_every_policy() {
     check_language(Kind::Tree(Language::named("c")), C_SNIPPETS, 0xc0ffee);
 }
 
 #[test]
-fn json_inputs_parse_render_exactly_and_survive_every_tree_policy() {
+fn json_inputs_parse_render_exactly_and_survive_every_policy() {
     check_language(Kind::Tree(Language::named("json")), JSON_SNIPPETS, 0x15_0e);
 }
 
 #[test]
-fn text_inputs_render_exactly_and_survive_every_list_minimizer() {
+fn text_inputs_render_exactly_and_survive_every_policy_without_a_tree() {
     check_language(Kind::Flat(UnitKind::Token), TEXT_SNIPPETS, 0x7e57);
     check_language(Kind::Flat(UnitKind::Line), TEXT_SNIPPETS, 0x11e5);
 }
 
 #[test]
-fn binary_inputs_render_exactly_and_survive_every_list_minimizer() {
+fn binary_inputs_render_exactly_and_survive_every_policy_without_a_tree() {
     check_language(Kind::Flat(UnitKind::Byte), TEXT_SNIPPETS, 0xb17e);
 }

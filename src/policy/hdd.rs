@@ -7,7 +7,7 @@
 //! How: starting at `start_level`, the level's elements are the *present*
 //! nodes at that depth (nodes with at least one kept token), filtered by
 //! [`Tree::deletable`], ordered by [`Tree::rank`]. A fresh list minimizer
-//! ([`Minimizer::build`]) is built per level and kept across that level's
+//! (`Minimizer::build`) is built per level and kept across that level's
 //! passes, so a learning minimizer (ProbDD) keeps its model while the level
 //! lasts. Each selection it makes becomes [`Tree::deletion_delta`] of the
 //! selected nodes. When the minimizer's `on_reduced` reports the level
@@ -72,7 +72,7 @@ impl Default for HddOptions {
 
 /// Hierarchical delta debugging over a parse tree.
 #[derive(Clone)]
-pub struct Hdd {
+pub(crate) struct Hdd {
     tree: Arc<Tree>,
     inner: Minimizer,
     settings: MinimizerSettings,
@@ -145,7 +145,12 @@ impl Hdd {
 /// deletable ones, or (with `any_node`) all but the root. Walks down from
 /// the root and never enters a subtree without kept tokens, so the cost is
 /// O(present nodes at depth ≤ `level`), not O(kept tokens × depth).
-pub fn level_nodes(tree: &Tree, level: u32, config: &Configuration, any_node: bool) -> Vec<NodeId> {
+pub(crate) fn level_nodes(
+    tree: &Tree,
+    level: u32,
+    config: &Configuration,
+    any_node: bool,
+) -> Vec<NodeId> {
     let mut out = Vec::new();
     if tree.is_empty() || !tree.present(tree.root(), config) {
         return out;

@@ -20,7 +20,7 @@
 //! where `a`'s uses can see it) and when every identifier kind among the
 //! rewritten tokens is also a kind of one of `b`'s tokens (a type's uses
 //! become another type, a field's another field). Each name with at least
-//! two kept tokens is tried, in rank order, against at most [`MAX_TARGETS`]
+//! two kept tokens is tried, in rank order, against at most `MAX_TARGETS`
 //! earlier names, nearest rank first; then against as many later names
 //! (a global's uses may become the function declared after it, C-Vise's
 //! `g() { g; }`), where the proposal also deletes what holds `a`'s first
@@ -35,7 +35,7 @@
 //! policy's rewrites never raise that sum, so the default pipeline, which
 //! repeats its round while something changes, still ends.
 //!
-//! Schedule: like [`crate::policy::simplify::Simplify`], a sweep over the
+//! Schedule: like `crate::policy::simplify::Simplify`, a sweep over the
 //! names of the configuration it starts on; a success ends the reduce
 //! loop's pass, and the next pass resumes with the next name. A sweep that
 //! committed something is followed by another.
@@ -54,7 +54,7 @@ use crate::units::Units;
 /// Vulcan tries every other name; in reduced C, a name's replacement is
 /// almost always one declared shortly before it, and the bound keeps a
 /// sweep linear in the number of names.
-pub const MAX_TARGETS: usize = 4;
+pub(crate) const MAX_TARGETS: usize = 4;
 
 /// The kept tokens of one name in a configuration.
 #[derive(Clone, Debug, Default)]
@@ -67,7 +67,7 @@ struct Occurrences {
 
 /// Replaces a name's later occurrences by another name.
 #[derive(Clone)]
-pub struct IdReplace {
+pub(crate) struct IdReplace {
     tree: Arc<Tree>,
     units: Arc<Units>,
     /// The rank of every name: the first original identifier token reading it.

@@ -13,8 +13,8 @@
 //! made. That is exactly the state the serial loop would be in, so `-j N`
 //! commits the same steps as `-j 1`.
 //!
-//! List minimizers ([`ListMinimizer`]) are the same protocol over an abstract
-//! list of elements (units, or tree nodes); [`flat::FlatPolicy`] runs one over
+//! List minimizers (`ListMinimizer`) are the same protocol over an abstract
+//! list of elements (units, or tree nodes); `flat::FlatPolicy` runs one over
 //! the units directly, and the tree policies run them over nodes.
 
 pub mod cdd;
@@ -28,6 +28,7 @@ pub mod hdd;
 pub mod idreplace;
 pub mod perses;
 pub mod probdd;
+pub mod registry;
 pub mod rename;
 pub mod simplify;
 pub mod tpdd;
@@ -74,14 +75,15 @@ impl Clone for Box<dyn Policy> {
 /// order of surviving elements never changes between passes. `weights` are
 /// only read by weight-aware minimizers (WDD).
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct ElemList {
-    pub ids: Vec<u32>,
-    pub weights: Vec<u64>,
+pub(crate) struct ElemList {
+    pub(crate) ids: Vec<u32>,
+    pub(crate) weights: Vec<u64>,
 }
 
 impl ElemList {
     /// Elements that all weigh 1.
-    pub fn unweighted(ids: Vec<u32>) -> Self {
+    #[cfg(test)]
+    pub(crate) fn unweighted(ids: Vec<u32>) -> Self {
         let weights = vec![1; ids.len()];
         ElemList { ids, weights }
     }
@@ -89,18 +91,14 @@ impl ElemList {
     pub fn len(&self) -> usize {
         self.ids.len()
     }
-
-    pub fn is_empty(&self) -> bool {
-        self.ids.is_empty()
-    }
 }
 
 /// A subset of a pass's elements, as sorted disjoint ranges of positions
 /// into that pass's [`ElemList`].
-pub type Selection = Vec<Range<u32>>;
+pub(crate) type Selection = Vec<Range<u32>>;
 
 /// Sorts and merges positions into a [`Selection`].
-pub fn selection_of(mut positions: Vec<u32>) -> Selection {
+pub(crate) fn selection_of(mut positions: Vec<u32>) -> Selection {
     positions.sort_unstable();
     positions.dedup();
     let mut out: Selection = Vec::new();
@@ -114,7 +112,7 @@ pub fn selection_of(mut positions: Vec<u32>) -> Selection {
 }
 
 /// The positions `0..len` not in `selection` (which must be sorted).
-pub fn complement(selection: &[Range<u32>], len: u32) -> Selection {
+pub(crate) fn complement(selection: &[Range<u32>], len: u32) -> Selection {
     let mut out = Vec::new();
     let mut at = 0;
     for r in selection {
@@ -215,7 +213,7 @@ pub(crate) fn merge_front(order: &mut [u32], k: usize, less: impl Fn(u32, u32) -
 }
 
 /// A list minimizer: the [`Policy`] protocol over an abstract element list.
-pub trait ListMinimizer: Send {
+pub(crate) trait ListMinimizer: Send {
     /// A short name, e.g. `ddmin`.
     fn name(&self) -> String;
 
@@ -289,12 +287,8 @@ impl Minimizer {
         }
     }
 
-    pub fn from_name(name: &str) -> Option<Self> {
-        Minimizer::ALL.into_iter().find(|m| m.name() == name)
-    }
-
     /// A fresh minimizer of this kind.
-    pub fn build(self, settings: &MinimizerSettings) -> Box<dyn ListMinimizer> {
+    pub(crate) fn build(self, settings: &MinimizerSettings) -> Box<dyn ListMinimizer> {
         match self {
             Minimizer::DdMin => Box::new(ddmin::DdMin::new()),
             Minimizer::DrDd => Box::new(drdd::DrDd::new(settings.restarts)),
@@ -310,7 +304,10 @@ impl Minimizer {
     /// all failed then and each still holds an element that was needed, so
     /// Dr. DD goes straight to its single-element scans (which keep its
     /// 1-minimality); the others have none (`None`): they start from scratch.
-    pub fn build_rechecking(self, settings: &MinimizerSettings) -> Option<Box<dyn ListMinimizer>> {
+    pub(crate) fn build_rechecking(
+        self,
+        settings: &MinimizerSettings,
+    ) -> Option<Box<dyn ListMinimizer>> {
         match self {
             Minimizer::DrDd => Some(Box::new(drdd::DrDd::single_scans(settings.restarts))),
             _ => None,

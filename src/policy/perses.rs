@@ -6,8 +6,8 @@
 //! under `n`, so `{ if (c1) { if (c2) { crash(); } } }` becomes `{ crash(); }`
 //! in one test, while the result stays grammatical.
 //!
-//! One pass of the tutorial's schedule ([`PersesSchedule::Tutorial`], the
-//! library default):
+//! One pass of the tutorial's schedule ([`PersesSchedule::Tutorial`], with
+//! the whole-subtree search of [`PersesOptions::tutorial`]):
 //! 1. kept-token sizes of every node ([`Tree::sizes`], a prefix sum) and the
 //!    live internal nodes sorted by size descending, then rank ascending;
 //! 2. the *active list* is picked: a list is a node with at least one
@@ -71,7 +71,7 @@
 //!    inner minimizer over them (rank order, weights = kept sizes), driven
 //!    across passes until it reports the list minimal; in a sweep after
 //!    one that committed, a list minimized before gets a *rechecking*
-//!    minimizer instead ([`Minimizer::build_rechecking`]: Dr. DD's
+//!    minimizer instead (`Minimizer::build_rechecking`: Dr. DD's
 //!    single-element scans without its blocks, which all failed last time
 //!    and each still hold a needed element), unless
 //!    `recheck_minimized_lists` is off;
@@ -108,19 +108,39 @@ use crate::policy::{ElemList, ListMinimizer, Minimizer, MinimizerSettings, Polic
 use crate::tree::{Liveness, NodeId, Sizes, Tree};
 
 /// The sweep schedule's default cap on replacements tried per node.
-pub const DEFAULT_MAX_REPLACEMENTS_PER_NODE: u32 = 16;
+pub(crate) const DEFAULT_MAX_REPLACEMENTS_PER_NODE: u32 = 16;
+
+/// How deep below a node Perses looks for a replacing descendant on real
+/// inputs (the tutorial's toy trees search the whole subtree). Perses' own
+/// default bound is 4–5 levels of its normalized grammar; tree-sitter trees
+/// have fewer wrapper levels, so a similar bound keeps a pass O(n·depth).
+pub(crate) const PERSES_REPLACEMENT_DEPTH: u32 = 6;
 
 /// In which order Perses tries its edits.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum PersesSchedule {
     /// The tutorial's: after every success, the replacements of all live
-    /// nodes again, then the active list (the library default, so the
-    /// tutorial's numbers hold).
-    #[default]
+    /// nodes again, then the active list ([`PersesOptions::tutorial`], so
+    /// the tutorial's numbers hold).
     Tutorial,
     /// Deferred restarts over nodes: one cursor over the nodes, largest
-    /// first, that survives successes; a new sweep only after the end.
+    /// first, that survives successes; a new sweep only after the end (the
+    /// default).
+    #[default]
     Sweep,
+}
+
+impl PersesSchedule {
+    /// Every schedule, in `--perses-schedule`'s order.
+    pub const ALL: [PersesSchedule; 2] = [PersesSchedule::Tutorial, PersesSchedule::Sweep];
+
+    /// The schedule's name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            PersesSchedule::Tutorial => "tutorial",
+            PersesSchedule::Sweep => "sweep",
+        }
+    }
 }
 
 /// How Perses searches.
@@ -135,7 +155,7 @@ pub struct PersesOptions {
     /// smallest) are tried per sweep (`None`: all of them).
     pub max_replacements_per_node: Option<u32>,
     /// Sweep only: whether a sweep after one that committed only rechecks
-    /// the lists minimized before ([`Minimizer::build_rechecking`]).
+    /// the lists minimized before (`Minimizer::build_rechecking`).
     pub recheck_minimized_lists: bool,
     /// Sweep only: the text is an earlier Perses run's result (a later
     /// round of the default pipeline), so every list counts as minimized
@@ -145,14 +165,28 @@ pub struct PersesOptions {
     pub lists_minimized_before: bool,
 }
 
+/// What the binary runs: the sweep schedule, a replacement search
+/// `PERSES_REPLACEMENT_DEPTH` levels deep.
 impl Default for PersesOptions {
     fn default() -> Self {
         PersesOptions {
-            max_replacement_depth: None,
-            schedule: PersesSchedule::Tutorial,
+            max_replacement_depth: Some(PERSES_REPLACEMENT_DEPTH),
+            schedule: PersesSchedule::Sweep,
             max_replacements_per_node: Some(DEFAULT_MAX_REPLACEMENTS_PER_NODE),
             recheck_minimized_lists: true,
             lists_minimized_before: false,
+        }
+    }
+}
+
+impl PersesOptions {
+    /// The tutorial's Perses: its schedule, and a replacement search over
+    /// the whole subtree (the tutorial's oracle-call counts hold with these).
+    pub fn tutorial() -> Self {
+        PersesOptions {
+            max_replacement_depth: None,
+            schedule: PersesSchedule::Tutorial,
+            ..PersesOptions::default()
         }
     }
 }

@@ -27,7 +27,7 @@ use crate::units::Units;
 
 /// Proposes renamings of identifiers to short unused names.
 #[derive(Clone)]
-pub struct Rename {
+pub(crate) struct Rename {
     tree: Arc<Tree>,
     units: Arc<Units>,
     /// The texts of the input's identifier tokens.

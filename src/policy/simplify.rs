@@ -19,7 +19,7 @@
 //!
 //! After the grammar's texts, a node of two or more kept tokens is tried
 //! with subtrees found elsewhere in the candidate (Vulcan's subtree
-//! replacement, algorithms.md §9): the [`MAX_DONOR_TEXTS`] smallest live
+//! replacement, algorithms.md §9): the `MAX_DONOR_TEXTS` smallest live
 //! nodes, outside and around neither the node, without rewrites, with
 //! fewer kept tokens, whose kind fits the slot the node fills (from
 //! `NODE_TYPES`, as for Perses' replacements), e.g. a block the bug needs
@@ -32,7 +32,7 @@
 //! (`statement_values`), a member access chain a new top-level variable
 //! declared as the member is (`member_globals`), an alias definition is
 //! written out at every use and deleted (`aliases`), a parameter is
-//! deleted with its argument at every call (`positional_lists`); [`Simplify::hoists`]
+//! deleted with its argument at every call (`positional_lists`); `Simplify::hoists`
 //! builds auto's closing pass that moves declarations to the top level.
 //!
 //! Schedule: a *sweep* visits the nodes that have replacements (that fit
@@ -67,7 +67,7 @@ use crate::units::Units;
 
 /// How many subtrees from elsewhere a node is tried with, after the
 /// grammar's texts: the smallest that fit its slot.
-pub const MAX_DONOR_TEXTS: usize = 2;
+pub(crate) const MAX_DONOR_TEXTS: usize = 2;
 /// How many of a kind's smallest nodes are looked at, and how many of those
 /// are kept, when looking for a node's donors: bounds the search per node
 /// by the number of kinds, however large the candidate.
@@ -135,7 +135,7 @@ impl PassData {
 
 /// Grammar-driven simplification: replaces nodes by smaller texts.
 #[derive(Clone)]
-pub struct Simplify {
+pub(crate) struct Simplify {
     tree: Arc<Tree>,
     units: Arc<Units>,
     /// This sweep's nodes, in order; `None` until the next sweep begins.
@@ -195,7 +195,7 @@ impl Simplify {
     /// only a filter that lets missing tokens through accepts; auto runs
     /// it among its closing phases, after the lenient scan. A node
     /// without implied tokens is not moved: the move alone gains nothing.
-    pub fn hoists(tree: Arc<Tree>, units: Arc<Units>) -> Self {
+    pub(crate) fn hoists(tree: Arc<Tree>, units: Arc<Units>) -> Self {
         Simplify {
             hoisting: true,
             ..Simplify::new(tree, units)

@@ -71,7 +71,7 @@ struct PassData {
 
 /// Tree-based probabilistic delta debugging.
 #[derive(Clone)]
-pub struct TPdd {
+pub(crate) struct TPdd {
     tree: Arc<Tree>,
     options: TPddOptions,
     /// Belief that each node survives given its parent does.
@@ -102,7 +102,8 @@ impl TPdd {
     }
 
     /// The current belief that `n` survives given its parent does.
-    pub fn belief(&self, n: NodeId) -> f64 {
+    #[cfg(test)]
+    pub(crate) fn belief(&self, n: NodeId) -> f64 {
         self.p[n as usize]
     }
 

@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use crate::configuration::Configuration;
 use crate::interfaces::{Candidate, Quiet, Verdict};
 use crate::policy::hdd::{Hdd, HddOptions};
-use crate::policy::perses::{Perses, PersesOptions, PersesSchedule};
+use crate::policy::perses::{PERSES_REPLACEMENT_DEPTH, Perses, PersesOptions, PersesSchedule};
 use crate::policy::testing::XorShift;
 use crate::policy::tpdd::{TPdd, TPddOptions};
 use crate::policy::{Minimizer, MinimizerSettings, Policy};
@@ -124,7 +124,7 @@ fn perses(tree: &Arc<Tree>, inner: Minimizer) -> Box<dyn Policy> {
         Arc::clone(tree),
         inner,
         MinimizerSettings::default(),
-        PersesOptions::default(),
+        PersesOptions::tutorial(),
     ))
 }
 
@@ -136,7 +136,7 @@ fn perses_sweep(tree: &Arc<Tree>, inner: Minimizer) -> Box<dyn Policy> {
         MinimizerSettings::default(),
         PersesOptions {
             schedule: PersesSchedule::Sweep,
-            ..PersesOptions::default()
+            ..PersesOptions::tutorial()
         },
     ))
 }
@@ -576,7 +576,7 @@ fn a_bounded_replacement_search_still_frees_a_crash_within_reach() {
         MinimizerSettings::default(),
         PersesOptions {
             max_replacement_depth: Some(3),
-            ..PersesOptions::default()
+            ..PersesOptions::tutorial()
         },
     ));
     let out = run(&units, policy, crash_oracle(crash));
@@ -611,8 +611,13 @@ fn tree_sizes_count_kept_tokens_like_size_and_replacement_checks_the_anchor_slot
 // Perses' sweep schedule: one cursor over the nodes, largest first.
 
 #[test]
-fn the_library_default_is_the_tutorial_schedule() {
-    assert_eq!(PersesOptions::default().schedule, PersesSchedule::Tutorial);
+fn the_library_default_is_the_binarys_sweep_and_the_tutorial_is_asked_for_by_name() {
+    let binary = PersesOptions::default();
+    assert_eq!(binary.schedule, PersesSchedule::Sweep);
+    assert_eq!(binary.max_replacement_depth, Some(PERSES_REPLACEMENT_DEPTH));
+    let tutorial = PersesOptions::tutorial();
+    assert_eq!(tutorial.schedule, PersesSchedule::Tutorial);
+    assert_eq!(tutorial.max_replacement_depth, None);
 }
 
 #[test]
@@ -729,7 +734,7 @@ fn a_later_rounds_perses_tries_single_elements_only_and_stops_after_a_fruitless_
         let options = PersesOptions {
             schedule: PersesSchedule::Sweep,
             lists_minimized_before,
-            ..PersesOptions::default()
+            ..PersesOptions::tutorial()
         };
         let policy = Perses::new(
             Arc::clone(&tree),
@@ -767,7 +772,7 @@ fn sweep_run_with_cache(
     let options = PersesOptions {
         schedule: PersesSchedule::Sweep,
         recheck_minimized_lists,
-        ..PersesOptions::default()
+        ..PersesOptions::tutorial()
     };
     let policy = Perses::new(
         Arc::clone(tree),

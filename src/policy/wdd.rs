@@ -1,7 +1,7 @@
 //! WDD (weighted delta debugging), as the tutorial builds it: ddmin with chunks of equal weight.
 //!
 //! Elements carry a weight (their size: bytes of a unit, tokens under a tree
-//! node, from [`ElemList::weights`]). WDD runs ddmin's schedule unchanged —
+//! node, from `ElemList::weights`). WDD runs ddmin's schedule unchanged —
 //! granularities n = 2, 4, 8, … up to the list length, at each first keeping
 //! only each chunk and then dropping each chunk, any success ending the pass
 //! and the next pass restarting at n = 2 — but cuts the n chunks so that
@@ -37,7 +37,7 @@ use crate::policy::{ElemList, ListMinimizer, Selection};
 
 /// WDD: ddmin's schedule over a weight-balanced cut.
 #[derive(Clone, Debug)]
-pub struct Wdd {
+pub(crate) struct Wdd {
     schedule: Schedule,
     /// This pass's element weights.
     weights: Arc<[u64]>,

@@ -15,7 +15,7 @@
 //! A pass ends at the first interesting run; the next pass goes on from the
 //! same width and position, so one sweep costs at most one proposal per
 //! width and kept token. It is a finishing pass: on a text of more than
-//! [`MAX_KEPT`] tokens (a large input the tree policies could not shrink)
+//! `MAX_KEPT` tokens (a large input the tree policies could not shrink)
 //! it proposes nothing, since every proposal renders the whole text.
 
 use std::sync::Arc;
@@ -25,17 +25,17 @@ use crate::policy::Policy;
 use crate::tree::{NodeId, Tree};
 
 /// The longest run proposed. `} static int g ( int x ) {` is nine tokens.
-pub const MAX_WIDTH: usize = 10;
+pub(crate) const MAX_WIDTH: usize = 10;
 
 /// The most kept tokens a text may have for runs to be proposed in it:
 /// a sweep then renders it at most `MAX_WIDTH - 1` times per token (about
 /// 40,000 renderings of some 30 KB; the shared bench's results after the
 /// tree phase are 20–450 tokens).
-pub const MAX_KEPT: u32 = 4096;
+pub(crate) const MAX_KEPT: u32 = 4096;
 
 /// Proposes runs of consecutive kept tokens, widest first.
 #[derive(Clone)]
-pub struct TokenWindows {
+pub(crate) struct TokenWindows {
     tree: Arc<Tree>,
     /// The kept units of the current pass, in order (none on a text of
     /// more than [`MAX_KEPT`] tokens); shared by speculative copies.

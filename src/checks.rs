@@ -1,0 +1,371 @@
+//! Whether the oracle can be trusted, asked before the first test and after
+//! the last.
+//!
+//! Before: the original must be interesting every time it is tried (the
+//! baseline runs, which also time the oracle for the default timeout), and
+//! an empty file must not be (else the result would be empty). When the
+//! original is not interesting, the oracle is run by hand beside the input
+//! to say why, with a recipe to reproduce the check. After: the result must
+//! still be interesting. A refusal exits with code 3 (4 when the oracle
+//! cannot run at all); see docs/reliability.md.
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+
+use crate::exit::{self, failure};
+use crate::input::{Input, absolute};
+use crate::interfaces::Watch;
+use crate::oracle::{Exit, ScriptOracle, default_timeout, default_work_dir};
+use crate::output::{Destination, write_atomically};
+use crate::settings::Settings;
+
+/// How long the baseline runs of the original may take without `--timeout`.
+const BASELINE_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// The oracle to reduce with, once the original was found interesting
+/// every time and the empty file not; `Ok(None)` if a signal came first.
+pub(crate) fn trusted_oracle(
+    settings: &Settings,
+    script: &Path,
+    input: &Input,
+    interrupted: &AtomicBool,
+) -> Result<Option<ScriptOracle>> {
+    let cancel = Watch::Flag(interrupted);
+    let probe = probe(settings, script, input)?;
+    let Some(slowest) = baseline(settings, &probe, input, cancel)? else {
+        return Ok(None);
+    };
+    let timeout = match settings.timeout {
+        Some(timeout) => timeout,
+        None => default_timeout(slowest, settings.launcher.is_some()),
+    };
+    let oracle = probe.with_timeout(timeout);
+    if !settings.allow_empty && !refuses_empty(&oracle, &input.source, cancel)? {
+        return Ok(None);
+    }
+    Ok(Some(oracle))
+}
+
+/// The oracle as the baseline runs it: the user's timeout, or a generous one.
+fn probe(settings: &Settings, script: &Path, input: &Input) -> Result<ScriptOracle> {
+    let copies: Vec<PathBuf> = settings
+        .copy
+        .iter()
+        .map(|p| absolute(p))
+        .collect::<Result<_>>()?;
+    let work_dir = match &settings.work_dir {
+        Some(dir) => Some(absolute(dir)?),
+        // A launcher's tests may run elsewhere: they need a shared
+        // filesystem, which only the user can name.
+        None if settings.launcher.is_none() => default_work_dir(),
+        None => None,
+    };
+    let timeout = settings.timeout.unwrap_or(BASELINE_TIMEOUT);
+    Ok(
+        ScriptOracle::new(script.to_path_buf(), input.file_name.clone(), timeout)
+            .with_work_dir(work_dir)
+            .with_extra_files(copies)
+            .with_launcher(settings.launcher.clone())
+            .with_verbose(settings.verbose),
+    )
+}
+
+fn unusable(e: anyhow::Error) -> anyhow::Error {
+    failure(exit::ORACLE_UNUSABLE, format!("{e:#}"))
+}
+
+/// Runs the oracle `--check-flaky` times on the original, up to `-j` at
+/// once (at -j 2 the two default runs cost the wall time of one); returns
+/// the slowest interesting run's time, `None` if a signal came first, and
+/// an error when a verdict was not interesting.
+fn baseline(
+    settings: &Settings,
+    probe: &ScriptOracle,
+    input: &Input,
+    cancel: Watch<'_>,
+) -> Result<Option<Duration>> {
+    let mut verdicts = Vec::new();
+    let mut slowest = Duration::ZERO;
+    let runs = settings.check_flaky as usize;
+    'baseline: while verdicts.len() < runs {
+        let batch = (runs - verdicts.len()).min(settings.jobs);
+        for result in run_at_once(probe, &vec![&input.source[..]; batch], cancel) {
+            let (exit, took) = result.map_err(unusable)?;
+            if exit == Exit::Cancelled {
+                return Ok(None);
+            }
+            if exit.interesting() {
+                slowest = slowest.max(took);
+            }
+            verdicts.push(exit);
+            if exit == Exit::Timeout {
+                break 'baseline; // another run would only wait as long again
+            }
+        }
+    }
+    let passes = verdicts.iter().filter(|e| e.interesting()).count();
+    if passes > 0 && passes < verdicts.len() {
+        return Err(failure(exit::NOT_INTERESTING, flaky_message(&verdicts)));
+    }
+    if passes == 0 {
+        return not_interesting(settings, probe, input, verdicts[0], cancel);
+    }
+    Ok(Some(slowest))
+}
+
+/// The error for an original that is not interesting (`Ok(None)` if a
+/// signal came while the oracle ran by hand).
+fn not_interesting(
+    settings: &Settings,
+    probe: &ScriptOracle,
+    input: &Input,
+    verdict: Exit,
+    cancel: Watch<'_>,
+) -> Result<Option<Duration>> {
+    let path = &settings.input;
+    let from_stdin = settings.reads_stdin();
+    // Does it pass beside the input, where the user tried it?
+    let by_hand = if from_stdin || verdict == Exit::Timeout {
+        None
+    } else {
+        run_by_hand(probe, path, &input.source, cancel)?
+    };
+    if by_hand.as_ref().is_some_and(|b| b.exit == Exit::Cancelled) {
+        return Ok(None);
+    }
+    let recipe = not_interesting_message(
+        probe.script(),
+        path,
+        &input.file_name,
+        verdict,
+        from_stdin,
+        settings.launcher.as_deref(),
+    );
+    Err(failure(
+        exit::NOT_INTERESTING,
+        explain_not_interesting(recipe, by_hand.as_ref(), path),
+    ))
+}
+
+/// Whether the oracle rejects an empty file and a lone newline (an oracle
+/// that accepts (almost) nothing would reduce to nothing); `Ok(false)` if a
+/// signal came first. Both probes run at once: a hanging oracle costs one
+/// timeout, not two.
+fn refuses_empty(oracle: &ScriptOracle, source: &[u8], cancel: Watch<'_>) -> Result<bool> {
+    let probes: [(&[u8], &str); 2] = [
+        (b"", "an empty file"),
+        (b"\n", "a file holding only a newline"),
+    ];
+    let tried: Vec<_> = probes
+        .iter()
+        .filter(|(bytes, _)| *bytes != source)
+        .collect();
+    let inputs: Vec<&[u8]> = tried.iter().map(|(bytes, _)| *bytes).collect();
+    let exits = run_at_once(oracle, &inputs, cancel);
+    for ((_, what), result) in tried.into_iter().zip(exits) {
+        let (exit, _) = result.map_err(unusable)?;
+        if exit == Exit::Cancelled {
+            return Ok(false);
+        }
+        if exit.interesting() {
+            return Err(failure(
+                exit::NOT_INTERESTING,
+                format!(
+                    "the oracle is too permissive: it accepts {what}, so the result would be (nearly) empty. \
+                     Make it check for the bug itself (e.g. grep for the error message), \
+                     or pass --allow-empty if an empty result is what you want"
+                ),
+            ));
+        }
+    }
+    Ok(true)
+}
+
+/// The final check: the result must still be interesting; if not, it is
+/// saved for inspection and the run fails.
+pub(crate) fn still_interesting(
+    oracle: &ScriptOracle,
+    bytes: &[u8],
+    destination: &Destination,
+) -> Result<()> {
+    let never = AtomicBool::new(false);
+    let (exit, _) = oracle.run(bytes, Watch::Flag(&never))?;
+    if !exit.interesting() {
+        destination.save(bytes).ok();
+        bail!(
+            "the final result is no longer interesting ({exit}); the oracle is probably flaky \
+             (--recheck re-tests every success before committing it). \
+             The result was kept in {} for inspection",
+            destination.describe()
+        );
+    }
+    Ok(())
+}
+
+/// Runs `oracle` on every one of `inputs` at once, a thread each; the
+/// results in the order of `inputs`.
+fn run_at_once(
+    oracle: &ScriptOracle,
+    inputs: &[&[u8]],
+    cancel: Watch<'_>,
+) -> Vec<Result<(Exit, Duration)>> {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = inputs
+            .iter()
+            .map(|&bytes| scope.spawn(move || oracle.run(bytes, cancel)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("an oracle thread panicked"))
+            .collect()
+    })
+}
+
+/// What running the oracle by hand on the input found.
+struct ByHand {
+    exit: Exit,
+    /// The script changed the input, which was then restored.
+    restored: bool,
+}
+
+/// Runs the oracle on the input itself, in its own directory, as the user
+/// would by hand (`None` if it could not run). The input is restored should
+/// the script change it.
+fn run_by_hand(
+    probe: &ScriptOracle,
+    input: &Path,
+    source: &[u8],
+    cancel: Watch<'_>,
+) -> Result<Option<ByHand>> {
+    let input = absolute(input)?;
+    let Some(dir) = input.parent() else {
+        return Ok(None);
+    };
+    let Ok((exit, _)) = probe.run_by_hand(&input, dir, cancel) else {
+        return Ok(None);
+    };
+    let restored = std::fs::read(&input).ok().as_deref() != Some(source);
+    if restored {
+        write_atomically(&input, source).with_context(|| {
+            format!(
+                "the oracle changed the input {} when run on it, and it could not be restored",
+                input.display()
+            )
+        })?;
+    }
+    Ok(Some(ByHand { exit, restored }))
+}
+
+/// Why the original is not interesting: the recipe to check it by hand, or,
+/// when the oracle passes beside the input, what it depends on there.
+fn explain_not_interesting(recipe: String, by_hand: Option<&ByHand>, input: &Path) -> String {
+    let input = absolute(input).unwrap_or_else(|_| input.to_path_buf());
+    let dir = input.parent().unwrap_or(Path::new("/"));
+    let mut message = match by_hand {
+        Some(b) if b.exit.interesting() => format!(
+            "the oracle passes on {} in {} but not in a fresh temporary directory: it probably \
+             uses relative paths or files beside the input; use absolute paths in the script, \
+             or --copy FILE to put the files it needs beside each candidate",
+            input.display(),
+            dir.display()
+        ),
+        _ => recipe,
+    };
+    if by_hand.is_some_and(|b| b.restored) {
+        let sep = if message.ends_with('\n') { "" } else { " " };
+        message.push_str(&format!(
+            "{sep}(Run by hand on {}, the oracle changed it; its original content was restored.)",
+            input.display()
+        ));
+    }
+    message
+}
+
+fn flaky_message(verdicts: &[Exit]) -> String {
+    let passes = verdicts.iter().filter(|e| e.interesting()).count();
+    let list: Vec<String> = verdicts.iter().map(|e| e.to_string()).collect();
+    format!(
+        "the oracle is flaky: it passed {passes} of {} runs on the original input ({}). \
+         Reducing with it would go astray; make it deterministic (fixed seeds, no timing, \
+         a longer timeout inside the script), or run with --recheck and --check-flaky 1 \
+         to reduce anyway",
+        verdicts.len(),
+        list.join(", ")
+    )
+}
+
+fn not_interesting_message(
+    script: &Path,
+    input: &Path,
+    file_name: &OsStr,
+    exit: Exit,
+    from_stdin: bool,
+    launcher: Option<&str>,
+) -> String {
+    let name = file_name.to_string_lossy();
+    let (launch, launcher_note) = match launcher {
+        Some(l) => (
+            format!("{l} "),
+            format!(
+                "Every test runs through the launcher `{l}`{}.\n",
+                if exit == Exit::Code(127) {
+                    " (exit code 127: the launcher, or a command the script runs, was not found)"
+                } else {
+                    ""
+                }
+            ),
+        ),
+        None => (String::new(), String::new()),
+    };
+    let source = if from_stdin {
+        "the input from standard input".to_string()
+    } else {
+        input.display().to_string()
+    };
+    let copy_from = if from_stdin {
+        "<your input>".to_string()
+    } else {
+        shell_quote(
+            &absolute(input)
+                .map(|p| p.display().to_string())
+                .unwrap_or_default(),
+        )
+    };
+    format!(
+        "the original input is not interesting: the oracle {} gave {exit} on {source}.\n\
+         The oracle runs in a fresh temporary directory holding only the candidate (named {name}),\n\
+         so relative paths and files beside the input are not there (use absolute paths, or --copy FILE).\n\
+         {launcher_note}\
+         Try the following to reproduce the check by hand:\n\n  \
+         dir=$(mktemp -d) && cp {copy_from} \"$dir\"/{name_q} && cd \"$dir\" && {launch}{script_q} \"$dir\"/{name_q}; echo \"exit code: $?\"\n",
+        script.display(),
+        name_q = shell_quote(&name),
+        script_q = shell_quote(&script.display().to_string()),
+    )
+}
+
+fn shell_quote(s: &str) -> String {
+    if s.chars()
+        .all(|c| c.is_ascii_alphanumeric() || "/._-+=:,".contains(c))
+        && !s.is_empty()
+    {
+        s.to_string()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shell_quoting_leaves_plain_paths_alone() {
+        assert_eq!(shell_quote("/tmp/a.c"), "/tmp/a.c");
+        assert_eq!(shell_quote("it's here"), "'it'\\''s here'");
+    }
+}

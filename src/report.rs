@@ -1,0 +1,123 @@
+//! What a run tells when it is over: the one-line summary on stderr, the
+//! recheck failures, and the counters and timings of `--stats-json`.
+
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+
+use crate::input::Input;
+use crate::output::{Destination, write_atomically};
+use crate::pipeline::Plan;
+use crate::reducer::StopReason;
+use crate::settings::Settings;
+use crate::stages::Reduced;
+use crate::stats::{RunReport, self_cpu_seconds};
+
+/// The run's report, from the plan of its first stage and what the stages left.
+pub(crate) fn run_report(
+    settings: &Settings,
+    input: &Input,
+    plan: &Plan,
+    reduced: Reduced,
+    started: Instant,
+) -> RunReport {
+    RunReport {
+        algo: plan.algo_name(),
+        phases: reduced.reducer.phases,
+        units_before: plan.units().len(),
+        units_after: reduced.units,
+        bytes_before: input.source.len() as u64,
+        bytes_after: reduced.bytes.len() as u64,
+        wall_seconds: started.elapsed().as_secs_f64(),
+        jobs: settings.jobs,
+        unit: plan.unit_name().to_string(),
+        language: input.lang.name().to_string(),
+        parse_errors: plan.parse_errors().unwrap_or(0),
+        stop_reason: reduced.reason.name().to_string(),
+        reducer_cpu_seconds: self_cpu_seconds(),
+    }
+}
+
+/// Writes `report` as JSON where `--stats-json` says, if it does.
+pub(crate) fn write_stats(settings: &Settings, report: &RunReport) -> Result<()> {
+    if let Some(path) = &settings.stats_json {
+        let text = serde_json::to_string_pretty(&report.to_json())?;
+        write_atomically(path, text.as_bytes())
+            .with_context(|| format!("cannot write --stats-json {}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// The warning for candidates that passed once and failed the re-check
+/// (`--recheck`), if there were any.
+pub(crate) fn recheck_failures(n: u64) -> Option<String> {
+    (n > 0).then(|| {
+        format!(
+            "reduce: {n} candidate{} passed once but failed the re-check and {} not committed: the oracle is flaky",
+            if n == 1 { "" } else { "s" },
+            if n == 1 { "was" } else { "were" },
+        )
+    })
+}
+
+/// The last line of a run: sizes before and after, tests, time, where the result is.
+pub(crate) fn summary(report: &RunReport, destination: &Destination, reason: StopReason) -> String {
+    let note = match reason {
+        StopReason::Finished => String::new(),
+        StopReason::MaxTests | StopReason::MaxTime => {
+            format!(
+                " (stopped by --{}; the result may not be minimal)",
+                reason.name()
+            )
+        }
+        StopReason::Interrupted => " (interrupted; the result is the best so far)".to_string(),
+    };
+    format!(
+        "reduce: {} → {} bytes ({:.1}%), {} → {} units, {} tests, {} cache hits, {:.1}s; result in {}{note}",
+        report.bytes_before,
+        report.bytes_after,
+        crate::progress::percent(report.bytes_after, report.bytes_before),
+        report.units_before,
+        report.units_after,
+        report.oracle_calls(),
+        report.cache_hits(),
+        report.wall_seconds,
+        destination.describe(),
+    )
+}
+
+/// The first line of a run, once the oracle is trusted: what is reduced,
+/// how, and with which timeout.
+pub(crate) fn start_line(
+    settings: &Settings,
+    input: &Input,
+    plan: &Plan,
+    timeout: std::time::Duration,
+) -> String {
+    let jobs = settings.jobs;
+    format!(
+        "reduce: {} ({} bytes, {} {}s), algorithm {}, {} job{}, timeout {:.1}s",
+        if settings.reads_stdin() {
+            "standard input".to_string()
+        } else {
+            settings.input.display().to_string()
+        },
+        input.source.len(),
+        plan.units().len(),
+        plan.unit_name(),
+        plan.algo_name(),
+        jobs,
+        if jobs == 1 { "" } else { "s" },
+        timeout.as_secs_f64(),
+    )
+}
+
+/// The warning for an input that does not parse cleanly, if it does not.
+pub(crate) fn parse_errors(plan: &Plan, input: &Input) -> Option<String> {
+    let errors = plan.parse_errors().filter(|&e| e > 0)?;
+    Some(format!(
+        "reduce: the input has {errors} parse error{} ({}); reducing anyway",
+        if errors == 1 { "" } else { "s" },
+        input.lang.name()
+    ))
+}

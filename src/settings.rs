@@ -1,0 +1,98 @@
+//! Everything a run was asked to do, checked once, before any test.
+//!
+//! `crate::cli` builds [`Settings`] from the command line as typed and
+//! refuses flags out of range there (exit 2); from then on the run reads
+//! plain values, and nothing below `crate::app` sees the command line.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+
+use crate::languages::Lang;
+use crate::pipeline::Strategy;
+
+/// One run's settings.
+#[derive(Clone, Debug)]
+pub struct Settings {
+    /// The input file (`-`: standard input).
+    pub(crate) input: PathBuf,
+    /// The interestingness test, as given.
+    pub(crate) oracle: PathBuf,
+    /// How long a test may run (`None`: from the original's run time).
+    pub(crate) timeout: Option<Duration>,
+    /// Tests to run at once (at least 1).
+    pub(crate) jobs: usize,
+    /// Remember verdicts of candidates already tested.
+    pub(crate) cache: bool,
+    pub(crate) work_dir: Option<PathBuf>,
+    /// A command prefix every test runs through (never blank).
+    pub(crate) launcher: Option<String>,
+    /// Files copied beside every candidate.
+    pub(crate) copy: Vec<PathBuf>,
+    /// Runs of the oracle on the original before reducing (at least 1).
+    pub(crate) check_flaky: u32,
+    /// Test every interesting candidate once more before committing it.
+    pub(crate) recheck: bool,
+    /// Accept an oracle that accepts an empty file.
+    pub(crate) allow_empty: bool,
+    /// The input's language (`None`: from the extension, else the content).
+    pub(crate) lang: Option<Lang>,
+    /// The algorithm and its settings.
+    pub(crate) strategy: Strategy,
+    /// Test tree candidates that parse worse than the original too.
+    pub(crate) no_syntax_filter: bool,
+    /// Where the result goes (`-`: standard output; `None`: beside the input).
+    pub(crate) output: Option<PathBuf>,
+    pub(crate) in_place: bool,
+    pub(crate) stats_json: Option<PathBuf>,
+    pub(crate) max_time: Option<Duration>,
+    pub(crate) max_tests: Option<u64>,
+    pub(crate) quiet: bool,
+    pub(crate) verbose: bool,
+}
+
+impl Settings {
+    /// Whether the input is standard input.
+    pub(crate) fn reads_stdin(&self) -> bool {
+        self.input.as_os_str() == "-"
+    }
+}
+
+/// Parses `90`, `90s`, `10m`, `2h`, `1.5h`.
+pub(crate) fn parse_duration(text: &str) -> Result<Duration> {
+    let t = text.trim();
+    let (num, unit) = match t.find(|c: char| c.is_ascii_alphabetic()) {
+        Some(i) => (&t[..i], &t[i..]),
+        None => (t, "s"),
+    };
+    let n: f64 = num
+        .trim()
+        .parse()
+        .with_context(|| format!("--max-time {text}: not a duration (try 90s, 10m, 2h)"))?;
+    let secs = match unit {
+        "s" | "sec" | "secs" => n,
+        "m" | "min" | "mins" => n * 60.0,
+        "h" | "hr" | "hours" => n * 3600.0,
+        _ => bail!("--max-time {text}: unknown unit `{unit}` (use s, m or h)"),
+    };
+    if !(secs > 0.0 && secs.is_finite()) {
+        bail!("--max-time {text}: must be positive");
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_accept_seconds_minutes_and_hours() {
+        assert_eq!(parse_duration("90").unwrap(), Duration::from_secs(90));
+        assert_eq!(parse_duration("90s").unwrap(), Duration::from_secs(90));
+        assert_eq!(parse_duration("10m").unwrap(), Duration::from_secs(600));
+        assert_eq!(parse_duration("1.5h").unwrap(), Duration::from_secs(5400));
+        assert!(parse_duration("10 parsecs").is_err());
+        assert!(parse_duration("-3s").is_err());
+    }
+}

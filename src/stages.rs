@@ -1,0 +1,145 @@
+//! The reduction itself: the plan's rounds through the reduce loop, stage
+//! after stage, with every improvement saved and shown as it comes.
+//!
+//! A stage is one parse of the text: the default pipeline on a grammar
+//! parses its result again after each round that changed it, and runs the
+//! next round on the new tree; the loop's cache, counters and stats go on
+//! from stage to stage ([`Carried`]).
+
+use anyhow::Result;
+
+use crate::configuration::Configuration;
+use crate::interfaces::{Observer, Oracle};
+use crate::languages::Lang;
+use crate::output::Destination;
+use crate::pipeline::Plan;
+use crate::progress::Progress;
+use crate::reducer::{Carried, Limits, Reducer, StopReason};
+use crate::settings::Settings;
+use crate::stats::PhaseStats;
+use crate::units::Units;
+
+/// What every stage of a run shares (see [`Stages::run_stages`]).
+pub(crate) struct Stages<'a> {
+    pub(crate) settings: &'a Settings,
+    pub(crate) lang: Lang,
+    pub(crate) oracle: &'a dyn Oracle,
+    pub(crate) destination: &'a Destination,
+    pub(crate) limits: Limits,
+}
+
+/// What the stages left: the result, its unit count, why the run stopped,
+/// and the reducer's state (stats, recheck failures).
+pub(crate) struct Reduced {
+    pub(crate) bytes: Vec<u8>,
+    pub(crate) units: u32,
+    pub(crate) reason: StopReason,
+    pub(crate) reducer: Carried,
+}
+
+impl Stages<'_> {
+    /// Reduces `source` as `plan` says, one stage per parse of the text:
+    /// the default pipeline parses its result again after each round that
+    /// changed it (see `Plan::reparses_between_rounds`), and the reducer's
+    /// cache, counters and stats go on from stage to stage.
+    pub(crate) fn run_stages(
+        &self,
+        plan: &Plan,
+        source: &[u8],
+        progress: &mut Progress,
+    ) -> Result<Reduced> {
+        let settings = self.settings;
+        let mut reparsed: Option<Plan> = None;
+        let mut carried = None;
+        let mut stage_text = source.to_vec();
+        // A round's tree phase runs while the last one changed something.
+        let mut tree_phase = true;
+        loop {
+            let stage = reparsed.as_ref().unwrap_or(plan);
+            let stage_units = stage.units();
+            let mut observer = SaveAndShow {
+                destination: self.destination,
+                progress: &mut *progress,
+                units: stage_units,
+                save_error: None,
+            };
+            let filter = if settings.no_syntax_filter {
+                None
+            } else {
+                stage.syntax_filter()
+            };
+            let mut reducer = Reducer::new(stage_units, self.oracle)
+                .with_cache(settings.cache)
+                .with_jobs(settings.jobs)
+                .with_recheck(settings.recheck)
+                .with_filter(filter)
+                .with_limits(self.limits.clone());
+            if let Some(c) = carried.take() {
+                reducer = reducer.with_carried(c);
+            }
+            let full = Configuration::full(stage_units.len());
+            let (mut result, mut reason, tree_changed) =
+                stage.run_rounds(&mut reducer, full, &mut observer, tree_phase);
+            tree_phase = tree_changed;
+            let mut bytes = stage_units.render(&result);
+            let again = reason == StopReason::Finished
+                && stage.reparses_between_rounds()
+                && bytes != stage_text;
+            if !again && reason == StopReason::Finished {
+                (result, reason) = stage.run_closing(&mut reducer, result, &mut observer);
+                bytes = stage_units.render(&result);
+            }
+            if let Some(err) = observer.save_error.take() {
+                return Err(err);
+            }
+            let state = reducer.into_carried();
+            if !again {
+                return Ok(Reduced {
+                    bytes,
+                    units: result.len(),
+                    reason,
+                    reducer: state,
+                });
+            }
+            carried = Some(state);
+            let next = Plan::new(&settings.strategy, self.lang, bytes.clone())?;
+            reparsed = Some(next.for_a_later_round());
+            stage_text = bytes;
+        }
+    }
+}
+
+/// Saves every improvement and keeps the display current.
+struct SaveAndShow<'a> {
+    destination: &'a Destination,
+    progress: &'a mut Progress,
+    units: &'a Units,
+    save_error: Option<anyhow::Error>,
+}
+
+impl Observer for SaveAndShow<'_> {
+    fn on_improved(&mut self, _config: &Configuration, bytes: &[u8]) {
+        if self.save_error.is_none()
+            && let Err(e) = self.destination.save(bytes)
+        {
+            self.save_error = Some(e);
+        }
+    }
+
+    fn on_progress(&mut self, phase: &PhaseStats, current: &Configuration) {
+        let bytes: u64 = if current.len() == self.units.len() {
+            self.units.source().len() as u64
+        } else {
+            current
+                .kept
+                .runs()
+                .iter()
+                .map(|r| (self.units.span(r.end - 1).end - self.units.span(r.start).start) as u64)
+                .sum()
+        };
+        self.progress.update(phase, current.len(), bytes);
+        if phase.seconds > 0.0 {
+            self.progress.phase_done(phase);
+        }
+    }
+}
