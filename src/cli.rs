@@ -53,8 +53,9 @@ Also: reduce completions bash|zsh|fish (a completion script), reduce man.
 
 Exit codes:
   0  reduced (or already minimal), or stopped by --max-time/--max-tests
-  1  an error: unreadable, empty, binary (for C/JSON) or too large input,
-     unwritable output, a final result that is no longer interesting
+  1  an error: unreadable, empty, binary (for a language with a grammar) or
+     too large input, unwritable output, a final result that is no longer
+     interesting
   2  bad usage
   3  the oracle cannot be trusted: the original input is not interesting (a
      diagnosis or a recipe to reproduce the check by hand is printed), its
@@ -261,7 +262,7 @@ pub struct Cli {
     /// tokens with no line breaks (but after line comments and `#` lines)
     /// and single spaces only where tokens would fuse, then, if the oracle
     /// rejects that, with the line breaks kept; the oracle judges both, so
-    /// whitespace the bug depends on stays. Token units only (C, JSON, text).
+    /// whitespace the bug depends on stays. Token units only (a grammar's or text's).
     #[arg(
         long,
         value_parser = format_parser(),

@@ -232,7 +232,7 @@ fn choose_language(settings: &Settings, source: &[u8]) -> Result<Lang> {
             None => Lang::Text,
         },
     };
-    // Binary data (a NUL byte in the first 8 KB) is not C or JSON; invalid
+    // Binary data (a NUL byte in the first 8 KB) is no grammar's; invalid
     // UTF-8 alone is allowed (Latin-1 comments, fuzzed JSON strings).
     let head = &source[..source.len().min(8192)];
     if let Lang::Tree(_) = lang
@@ -251,10 +251,12 @@ fn choose_language(settings: &Settings, source: &[u8]) -> Result<Lang> {
     }
     let algo = settings.strategy.algo;
     if algo.needs_tree && !matches!(lang, Lang::Tree(_)) {
+        let grammars: Vec<&str> = Language::all().map(Language::name).collect();
         bail!(
-            "--algo {} needs a parse tree, but the input is {} (use --lang c or --lang json, or a list algorithm)",
+            "--algo {} needs a parse tree, but the input is {} (use --lang {}, or a list algorithm)",
             algo.name,
-            lang.name()
+            lang.name(),
+            grammars.join("|")
         );
     }
     Ok(lang)

@@ -51,7 +51,7 @@ struct LanguageDef {
 }
 
 /// The languages built into `reduce`.
-static BUILT_IN: [LanguageDef; 2] = [
+static BUILT_IN: [LanguageDef; 3] = [
     LanguageDef {
         name: "c",
         extensions: &["c", "h", "i"],
@@ -59,6 +59,19 @@ static BUILT_IN: [LanguageDef; 2] = [
         ts_language: || tree_sitter_c::LANGUAGE.into(),
         node_types: tree_sitter_c::NODE_TYPES,
         data: include_str!("../grammars/c.json"),
+        pieces: Pieces::TopLevelItems,
+        grammar: OnceLock::new(),
+    },
+    LanguageDef {
+        name: "cpp",
+        // `.C` and `.H` are C++ where `.c` and `.h` are C.
+        extensions: &[
+            "cpp", "cc", "cxx", "c++", "C", "hpp", "hh", "hxx", "H", "ii", "ipp", "tcc",
+        ],
+        extensions_any_case: false,
+        ts_language: || tree_sitter_cpp::LANGUAGE.into(),
+        node_types: tree_sitter_cpp::NODE_TYPES,
+        data: include_str!("../grammars/cpp.json"),
         pieces: Pieces::TopLevelItems,
         grammar: OnceLock::new(),
     },
@@ -350,6 +363,7 @@ mod tests {
     #[test]
     fn the_language_comes_from_the_extension() {
         let c = Language::named("c");
+        let cpp = Language::named("cpp");
         let json = Language::named("json");
         for (path, lang) in [
             ("a/b.c", Some(c)),
@@ -357,8 +371,11 @@ mod tests {
             ("pre.i", Some(c)),
             ("data.json", Some(json)),
             ("DATA.JSON", Some(json)),
-            ("x.C", None),
-            ("x.cpp", None),
+            ("x.C", Some(cpp)),
+            ("x.cpp", Some(cpp)),
+            ("bug.ii", Some(cpp)),
+            ("x.H", Some(cpp)),
+            ("x.CPP", None),
             ("Makefile", None),
             ("notes.txt", None),
         ] {
@@ -376,7 +393,9 @@ mod tests {
         for lang in Language::all() {
             assert!(names.insert(lang.name()), "{} twice", lang.name());
             for ext in lang.0.extensions {
-                assert!(extensions.insert(ext.to_lowercase()), "{ext} twice");
+                assert!(extensions.insert(*ext), "{ext} twice");
+                let path = format!("x.{ext}");
+                assert_eq!(Language::from_path(Path::new(&path)), Some(lang), "{path}");
             }
         }
     }

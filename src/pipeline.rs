@@ -133,7 +133,7 @@ impl Plan {
         }
         if compact && unit_name != "token" {
             bail!(
-                "--format compact needs token units (C, JSON or text), not {unit_name}s; \
+                "--format compact needs token units (a grammar's or text's), not {unit_name}s; \
                  drop --unit or --format"
             );
         }

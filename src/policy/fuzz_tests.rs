@@ -40,6 +40,15 @@ const C_SNIPPETS: &[&str] = &[
      void f(void) { switch (g[0]) { case 1: break; default: ; } }\n",
 ];
 
+const CPP_SNIPPETS: &[&str] = &[
+    include_str!("../../fixtures/cpp-template/registry.cpp"),
+    "namespace n { template <typename T, int N = 2> struct v : base<T>, other { \
+     v() : a(1), b{2} {} T a; int b; virtual ~v() = default; }; }\n\
+     auto f = [x, &y](int z) -> int { return x + y + z; };\n",
+    "using t = unsigned long; enum class e : int { a, b, }; \
+     template <> int g<int>(int p) noexcept { try { throw 1; } catch (...) { return p; } }\n",
+];
+
 const JSON_SNIPPETS: &[&str] = &[
     "{\"a\": [1, 2.5e3, -3, true, false, null],\n \"b\": {\"c\": \"x\\ty\\u00e9\"}, \"d\": []}\n",
     "[{\"id\": 1, \"tags\": [\"a\", \"b\"]}, {\"id\": 2, \"nested\": {\"deep\": {\"trigger\": \"boom\"}}}]\n",
@@ -254,6 +263,15 @@ fn check_language(kind: Kind, snippets: &[&str], seed: u64) {
 #[test]
 fn c_inputs_parse_render_exactly_and_survive_every_policy() {
     check_language(Kind::Tree(Language::named("c")), C_SNIPPETS, 0xc0ffee);
+}
+
+#[test]
+fn cpp_inputs_parse_render_exactly_and_survive_every_policy() {
+    check_language(
+        Kind::Tree(Language::named("cpp")),
+        CPP_SNIPPETS,
+        0x00c0_ffee_0c99,
+    );
 }
 
 #[test]

@@ -293,7 +293,7 @@ pub static HDD: Entry = Entry {
     algo: Some(AlgoDoc {
         listing: "\
 hierarchical DD over the parse tree, level by level (--fixpoint: HDD*,
-           1-tree-minimal; --any-node: every node deletable). Needs C or JSON.",
+           1-tree-minimal; --any-node: every node deletable). Needs a grammar.",
         works_on: "parse tree",
         tests: "O(n²) per sweep",
         pick_when: "structured input, simple and predictable",

@@ -770,7 +770,7 @@ mod tests {
                 text.trim().starts_with(['[', '{']) && text.trim().ends_with([']', '}']);
             if whole.0.parse_errors == 0
                 && src.len() > 4 * piece
-                && (lang == Language::named("c") || one_container)
+                && (lang.pieces() == crate::languages::Pieces::TopLevelItems || one_container)
             {
                 assert!(!count.whole && count.parses >= 2, "{name}: {count:?}");
             }
@@ -785,19 +785,19 @@ mod tests {
         }
     }
 
-    /// The `.c` and `.json` files under `fixtures/` and `tests/`.
-    fn c_and_json_files() -> Vec<(Language, std::path::PathBuf)> {
+    /// The files under `fixtures/` and `tests/` in a language of the
+    /// registry (C, C++, JSON, ...).
+    fn files_in_known_languages() -> Vec<(Language, std::path::PathBuf)> {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
         let mut dirs = vec![root.join("fixtures"), root.join("tests")];
         let mut files = Vec::new();
         while let Some(dir) = dirs.pop() {
             for entry in std::fs::read_dir(&dir).unwrap() {
                 let path = entry.unwrap().path();
-                match path.extension().and_then(|e| e.to_str()) {
-                    _ if path.is_dir() => dirs.push(path),
-                    Some("c") => files.push((Language::named("c"), path)),
-                    Some("json") => files.push((Language::named("json"), path)),
-                    _ => {}
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if let Some(lang) = Language::from_path(&path) {
+                    files.push((lang, path));
                 }
             }
         }
@@ -807,7 +807,7 @@ mod tests {
 
     #[test]
     fn parsing_in_pieces_builds_the_tree_a_whole_parse_builds() {
-        let files = c_and_json_files();
+        let files = files_in_known_languages();
         assert!(files.len() >= 6, "{files:?}");
         for (lang, path) in files {
             let src = std::fs::read(&path).unwrap();
@@ -983,7 +983,7 @@ mod tests {
     #[test]
     fn parsing_inputs_with_errors_in_pieces_gives_them_back_and_finds_errors() {
         let mut rng = XorShift(0x6a09_e667_f3bc_c908);
-        let mut inputs: Vec<(Language, Vec<u8>)> = c_and_json_files()
+        let mut inputs: Vec<(Language, Vec<u8>)> = files_in_known_languages()
             .into_iter()
             .map(|(lang, path)| (lang, std::fs::read(path).unwrap()))
             .collect();
@@ -1091,6 +1091,44 @@ mod tests {
         let b = find(&tree, &units, "identifier", "b")[0];
         assert_eq!(tree.role(b), Role::ListElem);
         assert_eq!(without(&tree, &units, &[b]), "void g(void) { f(a, c); }");
+    }
+
+    /// C++'s lists: template arguments and parameters, base classes,
+    /// member initializers, lambda captures and enumerators each lose one
+    /// comma with an element.
+    #[test]
+    fn deleting_a_cpp_list_element_takes_one_comma_along() {
+        let cpp = Language::named("cpp");
+        for (src, element, expected) in [
+            ("m<int, long, char> x;", "long", "m<int, char> x;"),
+            (
+                "template <class A, class B> void f();",
+                "class A",
+                "template <class B> void f();",
+            ),
+            ("struct d : a, b, c {};", "b", "struct d : a, c {};"),
+            ("s::s() : x(1), y(2) {}", "y(2)", "s::s() : x(1){}"),
+            (
+                "auto f = [a, b] { return 0; };",
+                "a",
+                "auto f = [b] { return 0; };",
+            ),
+            ("enum class e { p, q };", "q", "enum class e { p};"),
+        ] {
+            let (tree, units) = parsed(cpp, src);
+            assert_eq!(tree.parse_errors, 0, "{src}");
+            // The outermost node of that text that is a list element.
+            let node = (0..tree.len() as NodeId)
+                .filter(|&n| matches!(tree.role(n), Role::ListElem | Role::PlusElem))
+                .find(|&n| {
+                    let t = tree.tokens(n);
+                    let bytes =
+                        &units.source()[units.span(t.start).start..units.span(t.end - 1).end];
+                    String::from_utf8_lossy(bytes).trim_end() == element
+                })
+                .unwrap_or_else(|| panic!("{src}: no list element {element}"));
+            assert_eq!(without(&tree, &units, &[node]), expected, "{src}");
+        }
     }
 
     #[test]
