@@ -5,7 +5,7 @@
 //! spellings (`--algo`, `--inner`, `--unit`, `--lang`, `--perses-schedule`,
 //! `--format`) are parsed straight into the library's own types, their
 //! possible values built from the library's names (the policy registry,
-//! [`Minimizer::ALL`], [`Lang::names`], ...). [`Cli::settings`] refuses
+//! [`Minimizer::ALL`], [`Lang::all`], ...). [`Cli::settings`] refuses
 //! flags out of range (exit 2). The optional subcommands (`completions`,
 //! `man`) are handled by the binary before a run.
 
@@ -93,10 +93,7 @@ fn unit_parser() -> impl TypedValueParser<Value = UnitKind> {
 
 /// `--lang`: the languages with a grammar, then text and bytes.
 fn lang_parser() -> impl TypedValueParser<Value = Lang> {
-    one_of(Lang::names().into_iter().map(|name| {
-        let lang = Lang::from_name(name).expect("a language's own name");
-        (PossibleValue::new(name), lang)
-    }))
+    one_of(Lang::all().map(|lang| (PossibleValue::new(lang.name()), lang)))
 }
 
 /// `--perses-schedule`.

@@ -200,22 +200,12 @@ impl Lang {
         }
     }
 
-    /// Every language's name, in `--lang`'s order: the grammars', then
+    /// Every way to read an input, in `--lang`'s order: the grammars', then
     /// text and bytes.
-    pub fn names() -> Vec<&'static str> {
+    pub fn all() -> impl Iterator<Item = Lang> {
         Language::all()
-            .map(|l| l.name())
-            .chain([Lang::Text.name(), Lang::Bytes.name()])
-            .collect()
-    }
-
-    /// The language named `name` (exactly as [`Lang::names`] spells it).
-    pub(crate) fn from_name(name: &str) -> Option<Lang> {
-        match name {
-            "text" => Some(Lang::Text),
-            "bytes" => Some(Lang::Bytes),
-            _ => Language::all().find(|l| l.name() == name).map(Lang::Tree),
-        }
+            .map(Lang::Tree)
+            .chain([Lang::Text, Lang::Bytes])
     }
 }
 
