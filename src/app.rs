@@ -4,8 +4,11 @@
 //! (`crate::checks`), runs the plan's stages through the reduce loop while
 //! saving every improvement (`crate::stages`), checks the result again and
 //! reports (`crate::report`). Errors carry their context here, at the edge;
-//! oracle crashes and timeouts are verdicts handled by the loop.
+//! oracle crashes and timeouts are verdicts handled by the loop. A run
+//! writing a result file keeps a journal beside it (`crate::journal`), which
+//! the same command resumes from.
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
@@ -16,6 +19,7 @@ use crate::checks;
 use crate::exit::{self, failure};
 use crate::input::Input;
 use crate::interfaces::Messages;
+use crate::journal::{self, Journal, Resumed};
 use crate::oracle::{kill_strays, resolve_script};
 use crate::pipeline::Plan;
 use crate::progress::{Printer, Progress};
@@ -46,6 +50,10 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
     let script = resolve_script(&settings.oracle)
         .map_err(|e| failure(exit::ORACLE_UNUSABLE, format!("{e:#}")))?;
     let input = Input::read(settings)?;
+    let earlier = EarlierRun::find(settings, &input, &script)?;
+    if let Some(line) = earlier.resuming_line() {
+        say(&line);
+    }
     let plan = Plan::new(&settings.strategy, input.lang, input.source.clone())?;
     if let Some(warning) = report::parse_errors(&plan, &input) {
         say(&warning);
@@ -68,7 +76,9 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
     ));
     let quiet = settings.quiet || settings.verbose;
     let mut progress = Progress::new(quiet, plan.units().len(), input.source.len() as u64);
-    let oracle = oracle.with_messages(Arc::new(progress.printer()));
+    let live: Arc<dyn Messages> = Arc::new(progress.printer());
+    let oracle = oracle.with_messages(Arc::clone(&live));
+    let journal = earlier.start(Arc::clone(&live))?;
     let stages = Stages {
         settings,
         lang: input.lang,
@@ -78,26 +88,95 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
             max_tests: settings.max_tests,
             deadline: settings.max_time.map(|d| started + d),
             interrupt: Some(Arc::clone(&signals.interrupted)),
+            fault_patience: settings.fault_patience,
         },
+        journal: journal.as_ref(),
+        messages: &*live,
     };
-    let reduced = stages.run_stages(&plan, &input.source, &mut progress)?;
+    let reduced = stages.run_stages(&plan, &input.source, &mut progress, earlier.resumed)?;
     progress.finish();
     if let Some(warning) = report::recheck_failures(reduced.reducer.recheck_failures) {
         say(&warning);
     }
 
     let reason = reduced.reason;
-    if reason != StopReason::Interrupted {
+    let fault = reduced.reducer.fault.clone();
+    let ended = !matches!(reason, StopReason::Interrupted | StopReason::Fault);
+    if ended {
         checks::still_interesting(&oracle, &reduced.bytes, destination)?;
     }
     destination.finish(&reduced.bytes)?;
     let run = report::run_report(settings, &input, &plan, reduced, started);
     report::write_stats(settings, &run)?;
     say(&report::summary(&run, destination, reason));
-    Ok(match reason {
-        StopReason::Interrupted => interrupted_code(signals),
-        _ => exit::OK,
-    })
+    match (journal, ended) {
+        (Some(journal), true) => journal.remove()?,
+        (Some(journal), false) => say(&format!(
+            "reduce: run the same command again to resume (journal: {})",
+            journal.path().display()
+        )),
+        (None, _) => {}
+    }
+    match (reason, fault) {
+        (StopReason::Fault, Some(fault)) => Err(failure(
+            exit::FAULT,
+            format!(
+                "{}; the output holds the best result so far",
+                fault.cause
+            ),
+        )),
+        (StopReason::Interrupted, _) => Ok(interrupted_code(signals)),
+        _ => Ok(exit::OK),
+    }
+}
+
+/// What an earlier run of the same command left: where the journal goes
+/// (none without a result file or with the cache off), the run's hash, and
+/// what the journal kept unless `--fresh`.
+struct EarlierRun {
+    path: Option<PathBuf>,
+    hash: String,
+    resumed: Option<Resumed>,
+}
+
+impl EarlierRun {
+    fn find(settings: &Settings, input: &Input, script: &std::path::Path) -> Result<Self> {
+        let path = input
+            .destination
+            .journal_path()
+            .filter(|_| settings.cache);
+        let hash = journal::run_hash(settings, &input.source, input.lang, script);
+        let resumed = match &path {
+            Some(path) if !settings.fresh => journal::load(path, &hash)?,
+            _ => None,
+        };
+        Ok(EarlierRun {
+            path,
+            hash,
+            resumed,
+        })
+    }
+
+    /// The first line of a resumed run.
+    fn resuming_line(&self) -> Option<String> {
+        let (resumed, path) = self.resumed.as_ref().zip(self.path.as_ref())?;
+        let best = resumed
+            .best
+            .map_or("none yet".to_string(), |(size, _)| format!("{size} bytes"));
+        Some(format!(
+            "reduce: resuming from {}: {} verdicts, best {best}",
+            path.display(),
+            resumed.verdicts.len()
+        ))
+    }
+
+    /// Starts writing the journal, going on after the earlier run's.
+    fn start(&self, messages: Arc<dyn Messages>) -> Result<Option<Journal>> {
+        self.path
+            .as_ref()
+            .map(|path| Journal::start(path, &self.hash, self.resumed.is_some(), messages))
+            .transpose()
+    }
 }
 
 /// The exit code for the signal that interrupted the run.

@@ -61,6 +61,10 @@ Exit codes:
      diagnosis or a recipe to reproduce the check by hand is printed), its
      verdicts on the original disagree (flaky), or it accepts an empty file
   4  the oracle cannot be run (missing, a directory, not executable)
+  5  tests could not run for a minute (work directory full or gone, too many
+     open files, process table full, ...): the output holds the best result
+     so far, not a minimal one; fix the cause and run the same command to
+     resume
   129, 130, 143  interrupted by SIGHUP, SIGINT, SIGTERM; the output holds the
      best result so far";
 
@@ -347,6 +351,14 @@ pub struct Cli {
     #[arg(short, long, help_heading = "Output")]
     pub(crate) verbose: bool,
 
+    /// Start over, ignoring (and replacing) the journal an interrupted run left beside the output.
+    #[arg(long, help_heading = "Output")]
+    pub(crate) fresh: bool,
+
+    /// How many seconds a test that cannot run is retried before the run stops (for tests).
+    #[arg(long, value_name = "SECS", hide = true)]
+    pub(crate) fault_patience: Option<f64>,
+
     /// List the algorithms and inner minimizers, then exit.
     #[arg(long)]
     pub list_algos: bool,
@@ -388,6 +400,10 @@ impl Cli {
             max_tests: self.max_tests,
             quiet: self.quiet,
             verbose: self.verbose,
+            fresh: self.fresh,
+            fault_patience: self
+                .fault_patience
+                .map(|s| Duration::from_secs_f64(s.clamp(0.0, 1e9))),
         })
     }
 

@@ -14,6 +14,10 @@ pub(crate) const USAGE: i32 = 2;
 pub(crate) const NOT_INTERESTING: i32 = 3;
 /// The oracle cannot be run.
 pub(crate) const ORACLE_UNUSABLE: i32 = 4;
+/// Tests could not run for too long (a full disk, too many open files, ...):
+/// the output holds the best result so far and the journal is kept, so the
+/// same command resumes the run once the cause is fixed.
+pub const FAULT: i32 = 5;
 pub const SIGHUP: i32 = 129;
 pub const SIGINT: i32 = 130;
 pub const SIGTERM: i32 = 143;

@@ -1,8 +1,10 @@
 //! The interfaces the reduce loop consumes, defined apart from it: how a
-//! candidate is judged ([`Oracle`], [`Verdict`], [`TestOutcome`]), how a
+//! candidate is judged ([`Oracle`], [`Verdict`], [`TestOutcome`], or a
+//! [`Fault`] when it could not be), how a
 //! running test is told to stop ([`CancelSignal`], [`Watch`]), how
 //! candidates are kept from the oracle without running it ([`SyntaxFilter`])
-//! and who hears about progress ([`Observer`]) and messages ([`Messages`]).
+//! and who hears about progress ([`Observer`]), messages ([`Messages`])
+//! and verdicts worth keeping across runs ([`VerdictLog`]).
 //!
 //! The loop (`reducer.rs`) and the implementations (the script oracle in
 //! `oracle/`, the syntax check in `syntax.rs`, the run's display in
@@ -42,6 +44,16 @@ impl From<Verdict> for TestOutcome {
     }
 }
 
+/// A test that could not be run: its harness failed (the candidate could
+/// not be written, the directory made, the script or launcher started).
+/// Not a verdict: the loop retries the candidate and, if the fault lasts,
+/// stops the run with `cause` as its reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fault {
+    /// What went wrong and what to do about it, as the user reads it.
+    pub cause: String,
+}
+
 /// A candidate as the oracle sees it.
 pub struct Candidate<'a> {
     pub config: &'a Configuration,
@@ -59,15 +71,16 @@ impl Candidate<'_> {
 /// oracle and by any `Fn(&Candidate) -> Verdict` closure.
 pub trait Oracle: Sync {
     /// Judges `candidate`; should give up early once `cancel` is set.
-    fn test(&self, candidate: &Candidate<'_>, cancel: Watch<'_>) -> TestOutcome;
+    /// `Err` when the test could not be run at all (never a verdict).
+    fn test(&self, candidate: &Candidate<'_>, cancel: Watch<'_>) -> Result<TestOutcome, Fault>;
 }
 
 impl<F> Oracle for F
 where
     F: Fn(&Candidate<'_>) -> Verdict + Sync,
 {
-    fn test(&self, candidate: &Candidate<'_>, _cancel: Watch<'_>) -> TestOutcome {
-        self(candidate).into()
+    fn test(&self, candidate: &Candidate<'_>, _cancel: Watch<'_>) -> Result<TestOutcome, Fault> {
+        Ok(self(candidate).into())
     }
 }
 
@@ -120,6 +133,14 @@ pub trait Observer {
 pub trait Messages: Send + Sync {
     /// Says `text`: one or more whole lines, each ending in a newline.
     fn say(&self, text: &str);
+}
+
+/// Hears every verdict the loop caches (by candidate hash, `true` =
+/// interesting), so that a later run can start with them (the journal of
+/// `journal.rs`). Verdicts it was handed back at the start are not told
+/// again.
+pub trait VerdictLog: Sync {
+    fn verdict(&self, key: u128, interesting: bool);
 }
 
 /// An observer that does nothing.

@@ -82,6 +82,16 @@ impl Destination {
         Ok(())
     }
 
+    /// Where the journal of a run writing here goes (`journal.rs`): beside
+    /// a result file; none for standard output, a special file or
+    /// `--in-place` (whose input changes as the run goes).
+    pub(crate) fn journal_path(&self) -> Option<PathBuf> {
+        match self {
+            Destination::File(p) if !is_special(p) => Some(crate::journal::journal_path(p)),
+            _ => None,
+        }
+    }
+
     /// Saves the input's backup for `--in-place`; call once before reducing.
     pub(crate) fn prepare(&self, original: &[u8]) -> Result<()> {
         if let Destination::InPlace(input) = self {

@@ -22,16 +22,24 @@
 //! would commit, and where the parallel loop finds it at the front); one that
 //! fails the re-test counts as not interesting. The re-test is an oracle test
 //! in the stats.
+//!
+//! A test that cannot run (a [`Fault`]) is no verdict: it is tried again
+//! (`patience.rs`), never cached nor counted, and a fault that lasts stops
+//! the run ([`StopReason::Fault`]) with the best result so far. Every
+//! verdict cached is told to the [`VerdictLog`], if any, and verdicts a
+//! log kept from an earlier run can be handed back ([`Reducer::with_known`]).
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crate::cache::{VerdictCache, key_of};
 use crate::configuration::Configuration;
 use crate::interfaces::{
-    Candidate, Observer, Oracle, Strictness, SyntaxFilter, TestOutcome, Verdict, Watch,
+    Candidate, Fault, Messages, Observer, Oracle, Strictness, SyntaxFilter, TestOutcome, Verdict,
+    VerdictLog, Watch,
 };
+use crate::patience::test_patiently;
 use crate::policy::Policy;
 use crate::speculation::{Checked, Cursor, Done, Finished, Job, Report, Retest, Speculation};
 use crate::stats::PhaseStats;
@@ -58,7 +66,13 @@ pub struct Limits {
     pub deadline: Option<Instant>,
     /// Set from outside (a signal handler) to stop as soon as possible.
     pub interrupt: Option<Arc<AtomicBool>>,
+    /// How long a test that cannot run is tried again before the run
+    /// stops (`None`: [`DEFAULT_FAULT_PATIENCE`]).
+    pub fault_patience: Option<Duration>,
 }
+
+/// How long a fault may last before the run stops, by default.
+pub const DEFAULT_FAULT_PATIENCE: Duration = Duration::from_secs(60);
 
 /// Why a run ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,6 +82,9 @@ pub enum StopReason {
     MaxTests,
     MaxTime,
     Interrupted,
+    /// A test could not run for longer than the fault patience
+    /// ([`Reducer::fault`] says why).
+    Fault,
 }
 
 impl StopReason {
@@ -77,6 +94,7 @@ impl StopReason {
             StopReason::MaxTests => "max-tests",
             StopReason::MaxTime => "max-time",
             StopReason::Interrupted => "interrupted",
+            StopReason::Fault => "fault",
         }
     }
 }
@@ -97,6 +115,12 @@ pub struct Reducer<'a> {
     recheck: bool,
     /// Candidates that passed once but failed the re-test.
     recheck_failures: u64,
+    /// The fault that stopped the run, if one did.
+    fault: Option<Fault>,
+    /// Hears every verdict cached.
+    log: Option<&'a dyn VerdictLog>,
+    /// Where a fault being retried is said.
+    messages: Option<&'a dyn Messages>,
     /// One entry per `run`.
     pub phases: Vec<PhaseStats>,
 }
@@ -108,6 +132,8 @@ pub struct Carried {
     tests_total: u64,
     /// Candidates that passed once but failed the re-test, so far.
     pub recheck_failures: u64,
+    /// The fault that stopped the run, if one did.
+    pub fault: Option<Fault>,
     /// One entry per phase run so far.
     pub phases: Vec<PhaseStats>,
 }
@@ -131,8 +157,39 @@ impl<'a> Reducer<'a> {
             tests_total: 0,
             recheck: false,
             recheck_failures: 0,
+            fault: None,
+            log: None,
+            messages: None,
             phases: Vec::new(),
         }
+    }
+
+    /// Tells `log` every verdict cached from now on.
+    pub fn with_log(mut self, log: Option<&'a dyn VerdictLog>) -> Self {
+        self.log = log;
+        self
+    }
+
+    /// Says through `messages` that a test could not run and is retried.
+    pub fn with_messages(mut self, messages: Option<&'a dyn Messages>) -> Self {
+        self.messages = messages;
+        self
+    }
+
+    /// Fills the cache (if on) with verdicts known from an earlier run
+    /// (candidate hash, interesting); they are not told to the log again.
+    pub fn with_known(mut self, known: impl IntoIterator<Item = (u128, bool)>) -> Self {
+        if let Some(cache) = &mut self.cache {
+            for (key, interesting) in known {
+                cache.insert(key, interesting);
+            }
+        }
+        self
+    }
+
+    /// The fault that stopped the run, if one did.
+    pub fn fault(&self) -> Option<&Fault> {
+        self.fault.as_ref()
     }
 
     /// Turns the verdict cache on or off (on by default).
@@ -188,6 +245,7 @@ impl<'a> Reducer<'a> {
             cache: self.cache,
             tests_total: self.tests_total,
             recheck_failures: self.recheck_failures,
+            fault: self.fault,
             phases: self.phases,
         }
     }
@@ -197,6 +255,7 @@ impl<'a> Reducer<'a> {
         self.cache = carried.cache;
         self.tests_total = carried.tests_total;
         self.recheck_failures = carried.recheck_failures;
+        self.fault = carried.fault;
         self.phases = carried.phases;
         self
     }
@@ -279,7 +338,13 @@ impl<'a> Reducer<'a> {
                         bytes: &bytes,
                     };
                     let cancel = self.limits.interrupt.as_deref().unwrap_or(&never);
-                    let outcome = self.oracle.test(&judged, Watch::Flag(cancel));
+                    let outcome = match self.test(&judged, Watch::Flag(cancel)) {
+                        Ok(outcome) => outcome,
+                        Err(fault) => {
+                            self.fault = Some(fault);
+                            break StopReason::Fault;
+                        }
+                    };
                     if outcome.cancelled {
                         break self.limit_hit().unwrap_or(StopReason::Interrupted);
                     }
@@ -303,6 +368,33 @@ impl<'a> Reducer<'a> {
         };
         *policy = cursor.into_policy();
         (Arc::unwrap_or_clone(best), reason)
+    }
+
+    /// Tests `candidate`, trying again while its test cannot run.
+    fn test(&self, candidate: &Candidate<'_>, cancel: Watch<'_>) -> Result<TestOutcome, Fault> {
+        test_patiently(
+            self.oracle,
+            candidate,
+            cancel,
+            self.patience(),
+            self.messages,
+        )
+    }
+
+    fn patience(&self) -> Duration {
+        self.limits
+            .fault_patience
+            .unwrap_or(DEFAULT_FAULT_PATIENCE)
+    }
+
+    /// Caches a verdict and tells the log.
+    fn remember(&mut self, key: u128, interesting: bool) {
+        if let Some(cache) = &mut self.cache {
+            cache.insert(key, interesting);
+            if let Some(log) = self.log {
+                log.verdict(key, interesting);
+            }
+        }
     }
 
     /// Counts and announces a committed candidate.
@@ -391,10 +483,8 @@ impl<'a> Reducer<'a> {
         phase.timeouts += outcome.timed_out as u64;
         self.tests_total += 1;
         // With recheck, only the re-test's verdict is remembered.
-        if let Some(cache) = &mut self.cache
-            && !(interesting && self.recheck)
-        {
-            cache.insert(key, interesting);
+        if !(interesting && self.recheck) {
+            self.remember(key, interesting);
         }
         interesting
     }
@@ -413,13 +503,20 @@ impl<'a> Reducer<'a> {
             return Err(reason);
         }
         let never = AtomicBool::new(false);
-        let outcome = self.oracle.test(
+        let tested = self.test(
             &Candidate {
                 config: candidate,
                 bytes,
             },
             Watch::Flag(self.limits.interrupt.as_deref().unwrap_or(&never)),
         );
+        let outcome = match tested {
+            Ok(outcome) => outcome,
+            Err(fault) => {
+                self.fault = Some(fault);
+                return Err(StopReason::Fault);
+            }
+        };
         if outcome.cancelled {
             return Err(self.limit_hit().unwrap_or(StopReason::Interrupted));
         }
@@ -428,9 +525,7 @@ impl<'a> Reducer<'a> {
         phase.timeouts += outcome.timed_out as u64;
         self.tests_total += 1;
         self.recheck_failures += u64::from(!confirmed);
-        if let Some(cache) = &mut self.cache {
-            cache.insert(key, confirmed);
-        }
+        self.remember(key, confirmed);
         Ok(confirmed)
     }
 
@@ -443,7 +538,11 @@ impl<'a> Reducer<'a> {
         phase: &mut PhaseStats,
         observer: &mut dyn Observer,
     ) -> (Configuration, StopReason) {
-        let oracle = self.oracle;
+        let tester = Tester {
+            oracle: self.oracle,
+            patience: self.patience(),
+            messages: self.messages,
+        };
         let filter = self.active_filter();
         // One worker per job. A cancelled test keeps its worker until its
         // processes are gone (a few milliseconds: the cancel wakes its
@@ -458,7 +557,7 @@ impl<'a> Reducer<'a> {
             for _ in 0..workers {
                 let job_rx = Arc::clone(&job_rx);
                 let done_tx = done_tx.clone();
-                scope.spawn(move || work(oracle, filter, &job_rx, &done_tx));
+                scope.spawn(move || work(tester, filter, &job_rx, &done_tx));
             }
             drop(done_tx);
             let result = self.speculate(policy, start, phase, observer, &job_tx, &done_rx);
@@ -596,21 +695,35 @@ impl<'a> Reducer<'a> {
                 self.record_rejection(key, phase);
                 false
             }
-            Finished::Cancelled => unreachable!("a cancelled test is not counted"),
+            Finished::Cancelled | Finished::Fault(_) => {
+                unreachable!("a cancelled or faulted test is not counted")
+            }
         });
         match report {
             Report::Stale => {}
             Report::Stop => return Err(self.limit_hit().unwrap_or(StopReason::Interrupted)),
+            Report::Fault(fault) => {
+                self.fault = Some(fault);
+                return Err(StopReason::Fault);
+            }
             Report::Recorded => observer.on_progress(phase, best),
         }
         Ok(())
     }
 }
 
+/// What a worker tests with: the oracle, tried again on a fault.
+#[derive(Clone, Copy)]
+struct Tester<'a> {
+    oracle: &'a dyn Oracle,
+    patience: Duration,
+    messages: Option<&'a dyn Messages>,
+}
+
 /// A worker: tests the jobs it takes from `jobs` and reports on each to
 /// `done`, until either channel closes.
 fn work(
-    oracle: &dyn Oracle,
+    tester: Tester<'_>,
     filter: Option<(&dyn SyntaxFilter, Strictness)>,
     jobs: &Mutex<mpsc::Receiver<Job>>,
     done: &mpsc::Sender<Done>,
@@ -619,7 +732,7 @@ fn work(
         let next = jobs.lock().expect("job queue poisoned").recv();
         let Ok(job) = next else { return };
         let began = Instant::now();
-        let finished = test_job(oracle, filter, &job);
+        let finished = test_job(tester, filter, &job);
         let report = Done {
             slot: job.slot,
             finished,
@@ -634,7 +747,7 @@ fn work(
 /// What a worker does with `job`: the syntax filter first, if any, then
 /// the oracle, unless the job was cancelled before it began.
 fn test_job(
-    oracle: &dyn Oracle,
+    tester: Tester<'_>,
     filter: Option<(&dyn SyntaxFilter, Strictness)>,
     job: &Job,
 ) -> Finished {
@@ -654,9 +767,17 @@ fn test_job(
             config: &job.candidate,
             bytes: &job.bytes,
         };
-        match oracle.test(&candidate, Watch::Signal(&job.cancel)) {
-            outcome if outcome.cancelled => Finished::Cancelled,
-            outcome => Finished::Tested(outcome),
+        let cancel = Watch::Signal(&job.cancel);
+        match test_patiently(
+            tester.oracle,
+            &candidate,
+            cancel,
+            tester.patience,
+            tester.messages,
+        ) {
+            Ok(outcome) if outcome.cancelled => Finished::Cancelled,
+            Ok(outcome) => Finished::Tested(outcome),
+            Err(fault) => Finished::Fault(fault),
         }
     }
 }

@@ -71,6 +71,10 @@ pub(crate) fn summary(report: &RunReport, destination: &Destination, reason: Sto
             )
         }
         StopReason::Interrupted => " (interrupted; the result is the best so far)".to_string(),
+        StopReason::Fault => {
+            " (stopped: tests could not run; the result is the best so far, not a minimal one)"
+                .to_string()
+        }
     };
     format!(
         "reduce: {} → {} bytes ({:.1}%), {} → {} units, {} tests, {} cache hits, {:.1}s; result in {}{note}",

@@ -50,6 +50,11 @@ pub struct Settings {
     pub(crate) max_tests: Option<u64>,
     pub(crate) quiet: bool,
     pub(crate) verbose: bool,
+    /// Ignore (and replace) the journal of an earlier run.
+    pub(crate) fresh: bool,
+    /// How long a test that cannot run is retried before the run stops
+    /// (`None`: the loop's default).
+    pub(crate) fault_patience: Option<Duration>,
 }
 
 impl Settings {

@@ -22,7 +22,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::configuration::Configuration;
-use crate::interfaces::{CancelSignal, TestOutcome};
+use crate::interfaces::{CancelSignal, Fault, TestOutcome};
 use crate::policy::Policy;
 use crate::stats::PhaseStats;
 
@@ -170,6 +170,9 @@ pub enum Report {
     Stop,
     /// Its result was counted and is in the chain.
     Recorded,
+    /// Its test could not run, however often it was tried: every test was
+    /// cancelled, and the run ends.
+    Fault(Fault),
 }
 
 /// Where the next proposal is made from.
@@ -437,6 +440,10 @@ impl Speculation {
         let Some(at) = self.chain.slots.iter().position(|s| s.id == done.slot) else {
             return Report::Stale;
         };
+        if let Finished::Fault(fault) = done.finished {
+            self.cancel_all(phase);
+            return Report::Fault(fault);
+        }
         if matches!(done.finished, Finished::Cancelled) {
             // Only a stop cancels a test still in the chain.
             self.cancel_all(phase);
@@ -529,6 +536,8 @@ pub enum Finished {
     Tested(TestOutcome),
     /// Cancelled before or while it ran; its verdict means nothing.
     Cancelled,
+    /// Its test could not run, however often it was tried.
+    Fault(Fault),
 }
 
 /// A worker's report on a job.

@@ -5,11 +5,18 @@
 //! parses its result again after each round that changed it, and runs the
 //! next round on the new tree; the loop's cache, counters and stats go on
 //! from stage to stage ([`Carried`]).
+//!
+//! With a journal (`journal.rs`) every verdict and improvement is written to
+//! it; a resumed run starts with the journal's verdicts in the cache, and
+//! while it replays the earlier run (every test a cache hit) it saves
+//! nothing larger than the result the earlier run had saved.
 
 use anyhow::Result;
 
+use crate::cache::key_of;
 use crate::configuration::Configuration;
-use crate::interfaces::{Observer, Oracle};
+use crate::interfaces::{Messages, Observer, Oracle, VerdictLog};
+use crate::journal::{Journal, Resumed};
 use crate::languages::Lang;
 use crate::output::Destination;
 use crate::pipeline::Plan;
@@ -26,6 +33,10 @@ pub(crate) struct Stages<'a> {
     pub(crate) oracle: &'a dyn Oracle,
     pub(crate) destination: &'a Destination,
     pub(crate) limits: Limits,
+    /// Where verdicts and improvements are journaled, if anywhere.
+    pub(crate) journal: Option<&'a Journal>,
+    /// Where a test that could not run is said (the display).
+    pub(crate) messages: &'a dyn Messages,
 }
 
 /// What the stages left: the result, its unit count, why the run stopped,
@@ -41,13 +52,19 @@ impl Stages<'_> {
     /// Reduces `source` as `plan` says, one stage per parse of the text:
     /// the default pipeline parses its result again after each round that
     /// changed it (see `Plan::reparses_between_rounds`), and the reducer's
-    /// cache, counters and stats go on from stage to stage.
+    /// cache, counters and stats go on from stage to stage. `resumed` is
+    /// what a journal kept of an earlier run of the same command.
     pub(crate) fn run_stages(
         &self,
         plan: &Plan,
         source: &[u8],
         progress: &mut Progress,
+        resumed: Option<Resumed>,
     ) -> Result<Reduced> {
+        let (mut known, mut replaying) = match resumed {
+            Some(r) => (r.verdicts, r.best),
+            None => (Vec::new(), None),
+        };
         let settings = self.settings;
         let mut reparsed: Option<Plan> = None;
         let mut carried = None;
@@ -62,6 +79,8 @@ impl Stages<'_> {
                 progress: &mut *progress,
                 units: stage_units,
                 save_error: None,
+                journal: self.journal,
+                replaying,
             };
             let filter = if settings.no_syntax_filter {
                 None
@@ -73,10 +92,13 @@ impl Stages<'_> {
                 .with_jobs(settings.jobs)
                 .with_recheck(settings.recheck)
                 .with_filter(filter)
-                .with_limits(self.limits.clone());
-            if let Some(c) = carried.take() {
-                reducer = reducer.with_carried(c);
-            }
+                .with_limits(self.limits.clone())
+                .with_log(self.journal.map(|j| j as &dyn VerdictLog))
+                .with_messages(Some(self.messages));
+            reducer = match carried.take() {
+                Some(c) => reducer.with_carried(c),
+                None => reducer.with_known(std::mem::take(&mut known)),
+            };
             let full = Configuration::full(stage_units.len());
             let (mut result, mut reason, tree_changed) =
                 stage.run_rounds(&mut reducer, full, &mut observer, tree_phase);
@@ -92,6 +114,7 @@ impl Stages<'_> {
             if let Some(err) = observer.save_error.take() {
                 return Err(err);
             }
+            replaying = observer.replaying;
             let state = reducer.into_carried();
             if !again {
                 return Ok(Reduced {
@@ -115,14 +138,30 @@ struct SaveAndShow<'a> {
     progress: &'a mut Progress,
     units: &'a Units,
     save_error: Option<anyhow::Error>,
+    journal: Option<&'a Journal>,
+    /// The size and hash of the last improvement an earlier run saved,
+    /// while the run replays the way to it.
+    replaying: Option<(u64, u128)>,
 }
 
 impl Observer for SaveAndShow<'_> {
     fn on_improved(&mut self, _config: &Configuration, bytes: &[u8]) {
+        if let Some((size, key)) = self.replaying {
+            let reached = key_of(bytes) == key;
+            if reached || (bytes.len() as u64) < size {
+                self.replaying = None;
+            }
+            if reached || (bytes.len() as u64) >= size {
+                return; // the output already holds it, or a better one
+            }
+        }
         if self.save_error.is_none()
             && let Err(e) = self.destination.save(bytes)
         {
             self.save_error = Some(e);
+        }
+        if let Some(journal) = self.journal {
+            journal.committed(bytes);
         }
     }
 

@@ -15,9 +15,14 @@
 //! SIGTERM to its group and waits up to [`LAUNCHER_KILL_GRACE`] for the
 //! launcher to cancel the remote work and exit before SIGKILL.
 //!
+//! A test that cannot be set up or started (and, with a launcher, one whose
+//! launcher exits 125, its own failure) is a [`Fault`], not a verdict;
+//! `fault.rs` names its cause.
+//!
 //! The processes' groups and strays are `process.rs`'s business, where
 //! test directories go `workdir.rs`'s.
 
+mod fault;
 mod process;
 mod workdir;
 
@@ -31,7 +36,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 
-use crate::interfaces::{Candidate, Messages, Oracle, TestOutcome, Verdict, Watch};
+use crate::interfaces::{Candidate, Fault, Messages, Oracle, TestOutcome, Verdict, Watch};
 use crate::progress::Printer;
 pub(crate) use process::kill_strays;
 pub use process::stop_running_tests;
@@ -39,6 +44,7 @@ use process::{
     ExitWaiter, OUTPUT_GRACE, RUN_MARKER_VAR, RunningGroup, become_subreaper, drain_output,
     kill_group, run_marker, signal_group, wait_until_group_gone,
 };
+use fault::{LAUNCHER_FAILED, Step, fault_of, launcher_fault};
 pub(crate) use workdir::default_work_dir;
 use workdir::remove_dir_robustly;
 
@@ -359,13 +365,30 @@ fn spawn_error(script: &Path, err: std::io::Error) -> anyhow::Error {
         }
         _ => String::new(),
     };
-    anyhow::anyhow!(err).context(format!("cannot run the oracle {}{hint}", script.display()))
+    anyhow::anyhow!(err).context(SpawnFailed(format!(
+        "cannot run the oracle {}{hint}",
+        script.display()
+    )))
+}
+
+/// The context of an error starting the script, which tells it from one
+/// setting up its directory.
+#[derive(Debug)]
+struct SpawnFailed(String);
+
+impl std::fmt::Display for SpawnFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
 }
 
 impl Oracle for ScriptOracle {
-    fn test(&self, candidate: &Candidate<'_>, cancel: Watch<'_>) -> TestOutcome {
+    fn test(&self, candidate: &Candidate<'_>, cancel: Watch<'_>) -> Result<TestOutcome, Fault> {
         match self.run(candidate.bytes, cancel) {
-            Ok((exit, _)) => TestOutcome {
+            Ok((Exit::Code(LAUNCHER_FAILED), _)) if self.launcher.is_some() => {
+                Err(launcher_fault(self.launcher.as_deref().unwrap_or_default()))
+            }
+            Ok((exit, _)) => Ok(TestOutcome {
                 verdict: if exit.interesting() {
                     Verdict::Interesting
                 } else {
@@ -373,11 +396,15 @@ impl Oracle for ScriptOracle {
                 },
                 timed_out: exit == Exit::Timeout,
                 cancelled: exit == Exit::Cancelled,
-            },
+            }),
             Err(err) => {
-                self.messages
-                    .say(&format!("reduce: a test could not run: {err:#}\n"));
-                Verdict::NotInteresting.into()
+                let step = if err.downcast_ref::<SpawnFailed>().is_some() {
+                    Step::Spawn
+                } else {
+                    Step::Prepare
+                };
+                let work_dir = self.work_dir.clone().unwrap_or_else(std::env::temp_dir);
+                Err(fault_of(&err, step, &work_dir))
             }
         }
     }
