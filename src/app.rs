@@ -105,7 +105,13 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
     if ended {
         checks::still_interesting(&oracle, &reduced.bytes, destination)?;
     }
-    destination.finish(&reduced.bytes)?;
+    if reason != StopReason::Fault {
+        destination.finish(&reduced.bytes)?;
+    } else if let Err(e) = destination.finish(&reduced.bytes) {
+        // The cause of the fault may keep the result from being written
+        // again; a result file already holds every improvement.
+        say(&format!("reduce: {e:#}"));
+    }
     let run = report::run_report(settings, &input, &plan, reduced, started);
     report::write_stats(settings, &run)?;
     say(&report::summary(&run, destination, reason));

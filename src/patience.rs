@@ -9,6 +9,7 @@
 //! the fault is the loop's to report (it stops the run). A cancel during a
 //! back-off ends the wait at once, as a cancelled test.
 
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use crate::interfaces::{Candidate, Fault, Messages, Oracle, TestOutcome, Verdict, Watch};
@@ -20,15 +21,36 @@ const LONGEST_WAIT: Duration = Duration::from_secs(5);
 /// How often a back-off looks at the cancel switch.
 const CANCEL_LOOK: Duration = Duration::from_millis(10);
 
+/// Says a fault once, however many tests meet it: the same cause is not
+/// said again until another has been.
+#[derive(Default)]
+pub(crate) struct FaultNotice {
+    last: Mutex<String>,
+}
+
+impl FaultNotice {
+    fn say(&self, fault: &Fault, patience: Duration, messages: &dyn Messages) {
+        let mut last = self.last.lock().expect("notice lock poisoned");
+        if *last != fault.cause {
+            last.clone_from(&fault.cause);
+            messages.say(&format!(
+                "reduce: {}; trying again for up to {:.0}s\n",
+                fault.cause,
+                patience.as_secs_f64()
+            ));
+        }
+    }
+}
+
 /// Tests `candidate`, trying again while its test cannot run, for up to
-/// `patience` from the first fault. The first fault of a streak is said
-/// through `messages`.
+/// `patience` from the first fault. A fault is said through `messages`
+/// (once, by `notice`).
 pub(crate) fn test_patiently(
     oracle: &dyn Oracle,
     candidate: &Candidate<'_>,
     cancel: Watch<'_>,
     patience: Duration,
-    messages: Option<&dyn Messages>,
+    messages: Option<(&dyn Messages, &FaultNotice)>,
 ) -> Result<TestOutcome, Fault> {
     let mut first_fault: Option<Instant> = None;
     let mut wait = FIRST_WAIT;
@@ -38,12 +60,8 @@ pub(crate) fn test_patiently(
             Err(fault) => fault,
         };
         let since = *first_fault.get_or_insert_with(|| {
-            if let Some(messages) = messages {
-                messages.say(&format!(
-                    "reduce: {}; trying again for up to {:.0}s\n",
-                    fault.cause,
-                    patience.as_secs_f64()
-                ));
+            if let Some((messages, notice)) = messages {
+                notice.say(&fault, patience, messages);
             }
             Instant::now()
         });

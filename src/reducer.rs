@@ -39,7 +39,7 @@ use crate::interfaces::{
     Candidate, Fault, Messages, Observer, Oracle, Strictness, SyntaxFilter, TestOutcome, Verdict,
     VerdictLog, Watch,
 };
-use crate::patience::test_patiently;
+use crate::patience::{FaultNotice, test_patiently};
 use crate::policy::Policy;
 use crate::speculation::{Checked, Cursor, Done, Finished, Job, Report, Retest, Speculation};
 use crate::stats::PhaseStats;
@@ -121,6 +121,7 @@ pub struct Reducer<'a> {
     log: Option<&'a dyn VerdictLog>,
     /// Where a fault being retried is said.
     messages: Option<&'a dyn Messages>,
+    notice: Arc<FaultNotice>,
     /// One entry per `run`.
     pub phases: Vec<PhaseStats>,
 }
@@ -160,6 +161,7 @@ impl<'a> Reducer<'a> {
             fault: None,
             log: None,
             messages: None,
+            notice: Arc::default(),
             phases: Vec::new(),
         }
     }
@@ -377,7 +379,7 @@ impl<'a> Reducer<'a> {
             candidate,
             cancel,
             self.patience(),
-            self.messages,
+            self.messages.map(|m| (m, &*self.notice)),
         )
     }
 
@@ -538,10 +540,11 @@ impl<'a> Reducer<'a> {
         phase: &mut PhaseStats,
         observer: &mut dyn Observer,
     ) -> (Configuration, StopReason) {
+        let notice = Arc::clone(&self.notice);
         let tester = Tester {
             oracle: self.oracle,
             patience: self.patience(),
-            messages: self.messages,
+            messages: self.messages.map(|m| (m, &*notice)),
         };
         let filter = self.active_filter();
         // One worker per job. A cancelled test keeps its worker until its
@@ -717,7 +720,7 @@ impl<'a> Reducer<'a> {
 struct Tester<'a> {
     oracle: &'a dyn Oracle,
     patience: Duration,
-    messages: Option<&'a dyn Messages>,
+    messages: Option<(&'a dyn Messages, &'a FaultNotice)>,
 }
 
 /// A worker: tests the jobs it takes from `jobs` and reports on each to

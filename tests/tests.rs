@@ -4,6 +4,7 @@
 
 mod cluster;
 mod determinism;
+mod faults;
 mod flat;
 mod layout;
 mod oracle;

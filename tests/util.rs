@@ -323,3 +323,50 @@ pub fn kill_processes(marker: &str) -> String {
     }
     pids
 }
+
+/// Waits until `ready` holds, looking every 10 ms; panics naming `what`
+/// after two minutes (a guard against a hang, not a timing assertion).
+pub fn wait_for(what: &str, mut ready: impl FnMut() -> bool) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while !ready() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "gave up waiting for {what}"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
+/// The number of lines in `path` (0 if it does not exist): scripts count
+/// their runs by appending one line each.
+pub fn lines_in(path: &Path) -> usize {
+    fs::read(path).map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count())
+}
+
+/// Whether `signal` is no longer pending for process `pid` (it has been
+/// delivered and its handler has run or is running).
+pub fn signal_delivered(pid: u32, signal: i32) -> bool {
+    let Ok(status) = fs::read_to_string(format!("/proc/{pid}/status")) else {
+        return true; // gone
+    };
+    let bit = 1u64 << (signal - 1);
+    status
+        .lines()
+        .filter(|l| l.starts_with("SigPnd:") || l.starts_with("ShdPnd:"))
+        .filter_map(|l| u64::from_str_radix(l.split_whitespace().nth(1)?, 16).ok())
+        .all(|mask| mask & bit == 0)
+}
+
+/// Waits until no process whose command line contains `marker` is left
+/// (one killed a moment ago may still be exiting), then asserts it.
+pub fn assert_no_process_soon(marker: &str) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while std::time::Instant::now() < deadline {
+        let ps = run_quietly(Command::new("pgrep").args(["-f", marker]));
+        if ps.stdout.is_empty() {
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    assert_no_process(marker);
+}
