@@ -3,15 +3,20 @@
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use crate::util::{Sandbox, assert_exit, assert_invariants, assert_no_process, kill_processes};
+use crate::util::{
+    Sandbox, assert_exit, assert_invariants, assert_no_process, assert_no_process_soon,
+    kill_processes, lines_in,
+    signal_delivered, wait_for,
+};
 
 fn slow_case(sb: &Sandbox, marker: &str) -> Vec<u8> {
     slow_case_with(sb, "slow.sh", "", "0.2", marker)
 }
 
-/// Writes `in.txt` (60 lines) and an oracle `script` that runs `prelude`,
-/// sleeps `seconds` in a process whose command line holds `marker`, and
-/// wants lines 7 and 31; returns the input.
+/// Writes `in.txt` (60 lines) and an oracle `script` that appends a line to
+/// `calls` when it starts, runs `prelude`, sleeps `seconds` in a process
+/// whose command line holds `marker`, and wants lines 7 and 31; returns
+/// the input.
 fn slow_case_with(
     sb: &Sandbox,
     script: &str,
@@ -21,26 +26,39 @@ fn slow_case_with(
 ) -> Vec<u8> {
     let text: String = (0..60).map(|i| format!("{i}\n")).collect();
     sb.write("in.txt", &text, false);
+    let calls = sb.path().join("calls");
     sb.write(
         script,
         &format!(
-            "#!/bin/sh\n{prelude}sh -c 'sleep {seconds}' {marker}\ngrep -qx 7 \"$1\" && grep -qx 31 \"$1\"\n"
+            "#!/bin/sh\necho >> {}\n{prelude}sh -c 'sleep {seconds}' {marker}\ngrep -qx 7 \"$1\" && grep -qx 31 \"$1\"\n",
+            calls.display()
         ),
         true,
     );
     text.into_bytes()
 }
 
-/// Runs `reduce ARGS` in the sandbox, sends `signal` after `delay`, and
-/// returns its output once it stops (which must take under 5 s).
+/// Waits until the sandbox's oracle has started `calls` times (it appends
+/// a line to `calls` each time).
+fn wait_for_calls(sb: &Sandbox, calls: usize) {
+    let counter = sb.path().join("calls");
+    wait_for(&format!("{calls} oracle calls"), || {
+        lines_in(&counter) >= calls
+    });
+}
+
+/// Runs `reduce ARGS` in the sandbox, sends `signal` once its oracle has
+/// started `calls` times, and returns its output once it stops (which must
+/// take under 5 s).
 fn run_and_signal(
     sb: &Sandbox,
     args: &[&str],
-    delay: Duration,
+    calls: usize,
     signal: i32,
 ) -> std::process::Output {
+    let _ = std::fs::remove_file(sb.path().join("calls"));
     let child = sb.spawn_reduce(args);
-    std::thread::sleep(delay);
+    wait_for_calls(sb, calls);
     // SAFETY: sending a signal to our own child process.
     unsafe {
         libc::kill(child.id() as i32, signal);
@@ -59,7 +77,8 @@ fn interrupt(sb: &Sandbox, signal: i32) -> (Option<i32>, String) {
     let args = [
         "--algo", "ddmin", "--unit", "line", "-j", "2", "--oracle", "slow.sh", "in.txt",
     ];
-    let out = run_and_signal(sb, &args, Duration::from_millis(1500), signal);
+    // The checks of the original run it three times; then tests run.
+    let out = run_and_signal(sb, &args, 5, signal);
     (
         out.status.code(),
         String::from_utf8_lossy(&out.stderr).into_owned(),
@@ -108,19 +127,22 @@ fn a_second_sigint_while_stopping_kills_the_running_tests_and_exits_at_once() {
     let child = sb.spawn_reduce(&[
         "--algo", "ddmin", "--unit", "line", "-j", "2", "--oracle", "deaf.sh", "in.txt",
     ]);
-    // The baseline and the flakiness check take two seconds; then tests run.
-    std::thread::sleep(Duration::from_millis(2600));
+    // The checks of the original run it three times; then tests run.
+    wait_for_calls(&sb, 5);
     for _ in 0..2 {
         // SAFETY: sending a signal to our own child process.
         unsafe {
             libc::kill(child.id() as i32, libc::SIGINT);
         }
-        std::thread::sleep(Duration::from_millis(50));
+        // Two signals sent at once may arrive as one.
+        wait_for("SIGINT delivered", || {
+            signal_delivered(child.id(), libc::SIGINT)
+        });
     }
     let out = child.wait_with_output().unwrap();
     assert_eq!(out.status.code(), Some(130));
-    std::thread::sleep(Duration::from_millis(200)); // SIGKILL is delivered
-    assert_no_process(marker);
+    // The tests were sent SIGKILL; they may take a moment to be gone.
+    assert_no_process_soon(marker);
     assert_eq!(sb.read("in.txt"), text);
 }
 
@@ -502,16 +524,15 @@ fn a_signal_during_the_baseline_stops_at_once_and_cleans_up() {
     sb.write("in.txt", "1\n2\n", false);
     sb.write(
         "slow.sh",
-        &format!("#!/bin/sh\nsh -c 'sleep 30' {marker}\ngrep -qx 2 \"$1\"\n"),
+        &format!(
+            "#!/bin/sh\necho >> {}\nsh -c 'sleep 30' {marker}\ngrep -qx 2 \"$1\"\n",
+            sb.path().join("calls").display()
+        ),
         true,
     );
     for (signal, code) in [(libc::SIGTERM, 143), (libc::SIGINT, 130)] {
-        let out = run_and_signal(
-            &sb,
-            &["--oracle", "slow.sh", "in.txt"],
-            Duration::from_millis(500),
-            signal,
-        );
+        // Signalled once the first run of the original has started.
+        let out = run_and_signal(&sb, &["--oracle", "slow.sh", "in.txt"], 1, signal);
         assert_exit(&out, code);
         assert!(
             String::from_utf8_lossy(&out.stderr)
