@@ -126,10 +126,7 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
     match (reason, fault) {
         (StopReason::Fault, Some(fault)) => Err(failure(
             exit::FAULT,
-            format!(
-                "{}; the output holds the best result so far",
-                fault.cause
-            ),
+            format!("{}; the output holds the best result so far", fault.cause),
         )),
         (StopReason::Interrupted, _) => Ok(interrupted_code(signals)),
         _ => Ok(exit::OK),
@@ -147,10 +144,7 @@ struct EarlierRun {
 
 impl EarlierRun {
     fn find(settings: &Settings, input: &Input, script: &std::path::Path) -> Result<Self> {
-        let path = input
-            .destination
-            .journal_path()
-            .filter(|_| settings.cache);
+        let path = input.destination.journal_path().filter(|_| settings.cache);
         let hash = journal::run_hash(settings, &input.source, input.lang, script);
         let resumed = match &path {
             Some(path) if !settings.fresh => journal::load(path, &hash)?,

@@ -146,7 +146,10 @@ impl Journal {
     ) -> Result<Journal> {
         let context = || format!("cannot write the journal {}", path.display());
         let file = if resume {
-            let file = OpenOptions::new().append(true).open(path).with_context(context)?;
+            let file = OpenOptions::new()
+                .append(true)
+                .open(path)
+                .with_context(context)?;
             // Cut a line a kill left unfinished, so the next one starts clean.
             let bytes = fs::read(path).with_context(context)?;
             let whole = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
@@ -192,8 +195,9 @@ impl Journal {
     pub(crate) fn remove(self) -> Result<()> {
         drop(self.file);
         match fs::remove_file(&self.path) {
-            Err(e) if e.kind() != std::io::ErrorKind::NotFound => Err(e)
-                .with_context(|| format!("cannot remove the journal {}", self.path.display())),
+            Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                Err(e).with_context(|| format!("cannot remove the journal {}", self.path.display()))
+            }
             _ => Ok(()),
         }
     }

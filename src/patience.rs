@@ -121,7 +121,11 @@ mod tests {
         }
     }
 
-    fn try_with(faults: u32, patience: Duration, cancel: &AtomicBool) -> Result<TestOutcome, Fault> {
+    fn try_with(
+        faults: u32,
+        patience: Duration,
+        cancel: &AtomicBool,
+    ) -> Result<TestOutcome, Fault> {
         let oracle = Faulty {
             faults,
             tries: AtomicU32::new(0),

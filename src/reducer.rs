@@ -384,9 +384,7 @@ impl<'a> Reducer<'a> {
     }
 
     fn patience(&self) -> Duration {
-        self.limits
-            .fault_patience
-            .unwrap_or(DEFAULT_FAULT_PATIENCE)
+        self.limits.fault_patience.unwrap_or(DEFAULT_FAULT_PATIENCE)
     }
 
     /// Caches a verdict and tells the log.

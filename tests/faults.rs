@@ -134,7 +134,11 @@ fn a_work_directory_that_fills_up_mid_run_stops_it_with_exit_5_and_the_same_comm
     let w = wd.0.display().to_string();
     // With the candidate gone first, removing the test's directory frees
     // nothing: the next candidate cannot be written.
-    case(&sb, 20, &format!("rm -f \"$1\"; dd if=/dev/zero of={w}/filler bs=4k 2>/dev/null"));
+    case(
+        &sb,
+        20,
+        &format!("rm -f \"$1\"; dd if=/dev/zero of={w}/filler bs=4k 2>/dev/null"),
+    );
     let (reference, _) = reference(&sb);
     let args = args(&["-j", "1", "--work-dir", &w, "--fault-patience", "1"]);
     let out = sb.reduce(&args);
@@ -153,7 +157,11 @@ fn a_work_directory_removed_mid_run_stops_it_with_exit_5_and_the_same_command_re
     let (reference, _) = reference(&sb);
     let args = args(&["-j", "1", "--work-dir", &w, "--fault-patience", "1"]);
     let out = sb.reduce(&args);
-    assert_stopped_by(&sb, &out, &format!("the work directory {w} no longer exists"));
+    assert_stopped_by(
+        &sb,
+        &out,
+        &format!("the work directory {w} no longer exists"),
+    );
     fs::create_dir(&wd).unwrap();
     assert_resumes_to(&sb, &args, &reference, &wd);
 }
@@ -171,7 +179,11 @@ fn a_work_directory_made_read_only_mid_run_stops_it_with_exit_5_and_the_same_com
     let args = args(&["-j", "1", "--work-dir", &w, "--fault-patience", "1"]);
     let out = sb.reduce(&args);
     assert_stopped_by(&sb, &out, "is read-only or not writable");
-    assert!(run_quietly(Command::new("mount").args(["-o", "remount,rw", &w])).status.success());
+    assert!(
+        run_quietly(Command::new("mount").args(["-o", "remount,rw", &w]))
+            .status
+            .success()
+    );
     // The test that made it read-only could not have its directory removed.
     for dir in fs::read_dir(&wd.0).unwrap() {
         fs::remove_dir_all(dir.unwrap().path()).unwrap();
@@ -225,7 +237,10 @@ fn tests_a_launcher_fails_to_start_are_retried_and_the_result_is_the_uninterrupt
     let launches = lines_in(&sb.path().join("launches")) as u64;
     // Failed launches are not oracle calls (speculation may add some).
     let counted = stats(&sb, "s.json")["oracle_calls"].as_u64().unwrap();
-    assert!(launches > calls && counted < launches - 3, "{counted}, {launches}");
+    assert!(
+        launches > calls && counted < launches - 3,
+        "{counted}, {launches}"
+    );
     assert!(!journal(&sb).exists());
     sb.assert_no_temp_left();
 }

@@ -5,8 +5,7 @@ use std::time::{Duration, Instant};
 
 use crate::util::{
     Sandbox, assert_exit, assert_invariants, assert_no_process, assert_no_process_soon,
-    kill_processes, lines_in,
-    signal_delivered, wait_for,
+    kill_processes, lines_in, signal_delivered, wait_for,
 };
 
 fn slow_case(sb: &Sandbox, marker: &str) -> Vec<u8> {
@@ -50,12 +49,7 @@ fn wait_for_calls(sb: &Sandbox, calls: usize) {
 /// Runs `reduce ARGS` in the sandbox, sends `signal` once its oracle has
 /// started `calls` times, and returns its output once it stops (which must
 /// take under 5 s).
-fn run_and_signal(
-    sb: &Sandbox,
-    args: &[&str],
-    calls: usize,
-    signal: i32,
-) -> std::process::Output {
+fn run_and_signal(sb: &Sandbox, args: &[&str], calls: usize, signal: i32) -> std::process::Output {
     let _ = std::fs::remove_file(sb.path().join("calls"));
     let child = sb.spawn_reduce(args);
     wait_for_calls(sb, calls);

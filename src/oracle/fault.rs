@@ -109,7 +109,11 @@ mod tests {
             std::io::ErrorKind::StorageFull,
             "no space left at path /x",
         ));
-        assert!(fault_of(&wrapped, Step::Prepare, dir).cause.contains("is full"));
+        assert!(
+            fault_of(&wrapped, Step::Prepare, dir)
+                .cause
+                .contains("is full")
+        );
         let other = cause(libc::EIO, Step::Prepare);
         assert!(other.contains("cannot write x"), "{other}");
     }

@@ -38,13 +38,13 @@ use anyhow::{Context, Result, bail};
 
 use crate::interfaces::{Candidate, Fault, Messages, Oracle, TestOutcome, Verdict, Watch};
 use crate::progress::Printer;
+use fault::{LAUNCHER_FAILED, Step, fault_of, launcher_fault};
 pub(crate) use process::kill_strays;
 pub use process::stop_running_tests;
 use process::{
     ExitWaiter, OUTPUT_GRACE, RUN_MARKER_VAR, RunningGroup, become_subreaper, drain_output,
     kill_group, run_marker, signal_group, wait_until_group_gone,
 };
-use fault::{LAUNCHER_FAILED, Step, fault_of, launcher_fault};
 pub(crate) use workdir::default_work_dir;
 use workdir::remove_dir_robustly;
 
