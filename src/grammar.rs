@@ -124,6 +124,9 @@ pub struct Grammar {
     /// may be cut into pieces after a top-level `;` or `}` that one follows
     /// (`item_starts`).
     pub item_starts: Vec<Vec<u8>>,
+    /// Headers of items whose braces hold items, which a large input is
+    /// cut into pieces inside of (`open_blocks`).
+    pub open_blocks: Vec<Vec<u8>>,
     /// Lists whose elements parse alone, and how (`lists_parse_alone`).
     list_contexts: HashMap<KindId, ListContext>,
     /// Kinds of identifier tokens, which `--rename` may shorten and

@@ -50,6 +50,7 @@ const KEYS: &[&str] = &[
     "consumers_accept_more",
     "top_level_items_parse_alone",
     "item_starts",
+    "open_blocks",
     "lists_parse_alone",
     "identifiers",
     "paired_tokens",
@@ -82,17 +83,8 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
             .as_bool()
             .context("`top_level_items_parse_alone` must be true or false")?;
     }
-    if let Some(words) = object.get("item_starts") {
-        let words = words
-            .as_array()
-            .context("`item_starts` must be a list of words")?;
-        for word in words {
-            let word = word
-                .as_str()
-                .context("an `item_starts` word is not a string")?;
-            grammar.item_starts.push(word.as_bytes().to_vec());
-        }
-    }
+    grammar.item_starts = words_of(object, "item_starts")?;
+    grammar.open_blocks = words_of(object, "open_blocks")?;
     apply_kind_rules(grammar, object)?;
     if let Some(text) = object.get("implied_text") {
         let text = text.as_str().context("`implied_text` must be a string")?;
@@ -291,4 +283,22 @@ mod tests {
             assert!(apply_grammar_data(&mut g, bad).is_err(), "{bad}");
         }
     }
+}
+
+/// The list of texts under `key`, as bytes (none if it is absent).
+fn words_of(object: &Object, key: &str) -> Result<Vec<Vec<u8>>> {
+    let Some(words) = object.get(key) else {
+        return Ok(Vec::new());
+    };
+    let words = words
+        .as_array()
+        .with_context(|| format!("`{key}` must be a list of texts"))?;
+    words
+        .iter()
+        .map(|w| {
+            w.as_str()
+                .map(|w| w.as_bytes().to_vec())
+                .with_context(|| format!("a `{key}` entry is not a string"))
+        })
+        .collect()
 }
