@@ -61,6 +61,7 @@ const KEYS: &[&str] = &[
     "hoists",
     "member_globals",
     "positional_lists",
+    "unwraps",
 ];
 
 type Object = serde_json::Map<String, Value>;
@@ -128,7 +129,7 @@ fn apply_token_lists(grammar: &mut Grammar, object: &Object) -> Result<()> {
 
 /// The rules that map a kind to a few texts: `lists_parse_alone`,
 /// `aliases`, `statement_values`, `hoists`, `member_globals`,
-/// `positional_lists`.
+/// `positional_lists`, `unwraps`.
 fn apply_kind_rules(grammar: &mut Grammar, object: &Object) -> Result<()> {
     for (kind, texts) in kinds_to_texts(object, "lists_parse_alone", "[open, element, close]")? {
         let Ok(texts) = <[&str; 3]>::try_from(texts) else {
@@ -160,6 +161,12 @@ fn apply_kind_rules(grammar: &mut Grammar, object: &Object) -> Result<()> {
             bail!("positional_lists of `{kind}` must be {shape}");
         };
         grammar.add_positional_list(kind, name, list)?;
+    }
+    for (kind, fields) in kinds_to_texts(object, "unwraps", "[field]")? {
+        let [field] = fields[..] else {
+            bail!("unwraps of `{kind}` must be [field]");
+        };
+        grammar.add_unwrap(kind, field)?;
     }
     Ok(())
 }
