@@ -253,6 +253,24 @@ fn replacement_key(key: &str) -> (&str, Option<&str>) {
     }
 }
 
+/// The list of texts under `key`, as bytes (none if it is absent).
+fn words_of(object: &Object, key: &str) -> Result<Vec<Vec<u8>>> {
+    let Some(words) = object.get(key) else {
+        return Ok(Vec::new());
+    };
+    let words = words
+        .as_array()
+        .with_context(|| format!("`{key}` must be a list of texts"))?;
+    words
+        .iter()
+        .map(|w| {
+            w.as_str()
+                .map(|w| w.as_bytes().to_vec())
+                .with_context(|| format!("a `{key}` entry is not a string"))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -290,22 +308,4 @@ mod tests {
             assert!(apply_grammar_data(&mut g, bad).is_err(), "{bad}");
         }
     }
-}
-
-/// The list of texts under `key`, as bytes (none if it is absent).
-fn words_of(object: &Object, key: &str) -> Result<Vec<Vec<u8>>> {
-    let Some(words) = object.get(key) else {
-        return Ok(Vec::new());
-    };
-    let words = words
-        .as_array()
-        .with_context(|| format!("`{key}` must be a list of texts"))?;
-    words
-        .iter()
-        .map(|w| {
-            w.as_str()
-                .map(|w| w.as_bytes().to_vec())
-                .with_context(|| format!("a `{key}` entry is not a string"))
-        })
-        .collect()
 }
