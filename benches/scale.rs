@@ -6,6 +6,8 @@
 //! `cargo bench --bench scale -- memory c` (or `json`) measures one input in
 //! a process of its own, as the binary handles it: the default pipeline's
 //! plan, then its first policy's first proposal, and prints the peak RSS.
+//! `-- memory LANG FILE` does the same on a file in a language of the registry
+//! (e.g. a preprocessed C++ translation unit).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::Arc;
@@ -244,7 +246,11 @@ fn main() {
         match args.get(at + 1).map(String::as_str) {
             Some("c") => memory(Language::named("c"), big_c(200_000)),
             Some("json") => memory(Language::named("json"), big_json(1 << 20)),
-            _ => eprintln!("usage: cargo bench --bench scale -- memory c|json"),
+            Some(lang) if args.len() > at + 2 => {
+                let source = std::fs::read(&args[at + 2]).expect("a readable file");
+                memory(Language::named(lang), source);
+            }
+            _ => eprintln!("usage: cargo bench --bench scale -- memory c|json|LANG FILE"),
         }
         return;
     }

@@ -124,6 +124,9 @@ pub struct Grammar {
     /// may be cut into pieces after a top-level `;` or `}` that one follows
     /// (`item_starts`).
     pub item_starts: Vec<Vec<u8>>,
+    /// Headers of items whose braces hold items, which a large input is
+    /// cut into pieces inside of (`open_blocks`).
+    pub open_blocks: Vec<Vec<u8>>,
     /// Lists whose elements parse alone, and how (`lists_parse_alone`).
     list_contexts: HashMap<KindId, ListContext>,
     /// Kinds of identifier tokens, which `--rename` may shorten and
@@ -155,6 +158,9 @@ pub struct Grammar {
     /// go by position (`positional_lists`): the name field and the list
     /// field.
     positional_lists: HashMap<KindId, (String, String)>,
+    /// Kinds that may give way to what their field holds between its first
+    /// and last token (`unwraps`): the field.
+    unwraps: HashMap<KindId, String>,
 }
 
 /// How a member access names its member and where members are declared
@@ -649,12 +655,27 @@ impl Grammar {
             .map(|(name, list)| (name.as_str(), list.as_str()))
     }
 
+    /// Declares that a node of `kind` may give way to the inside of the
+    /// node filling its `field` (C++'s `namespace n { int a; }` → `int
+    /// a;`): all its tokens but those between that node's first and last.
+    pub(crate) fn add_unwrap(&mut self, kind: &str, field: &str) -> Result<()> {
+        let k = self.kind_with_fields(kind, &[field])?;
+        self.unwraps.insert(k, field.to_string());
+        Ok(())
+    }
+
+    /// The field whose inside a node of `kind` may give way to (`unwraps`).
+    pub(crate) fn unwrap_field(&self, kind: KindId) -> Option<&str> {
+        self.unwraps.get(&kind).map(String::as_str)
+    }
+
     /// Whether a node of `kind` has a structural rewrite the simplify
     /// pass proposes (a statement value, a member global, an alias
-    /// written out everywhere or a position dropped from every list of a
-    /// name; hoists have a phase of their own).
+    /// written out everywhere, a position dropped from every list of a
+    /// name or an unwrap; hoists have a phase of their own).
     pub(crate) fn has_structural_rewrite(&self, kind: KindId) -> bool {
-        self.statement_values.contains_key(&kind)
+        self.unwraps.contains_key(&kind)
+            || self.statement_values.contains_key(&kind)
             || self.member_globals.contains_key(&kind)
             || self.alias_fields(kind).is_some()
             || self.positional_lists.contains_key(&kind)

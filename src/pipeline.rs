@@ -110,8 +110,9 @@ impl Plan {
         let (units, unit_name, tree, syntax) = match (lang, flat_kind) {
             (Lang::Tree(l), _) if builds_tree(strategy, lang) => {
                 let (tree, units) = crate::tree::parse::parse(l, source)?;
-                let syntax: Box<dyn SyntaxFilter> =
-                    Box::new(crate::syntax::SyntaxCheck::new(l, tree.parse_errors));
+                let syntax: Box<dyn SyntaxFilter> = Box::new(
+                    crate::syntax::SyntaxCheck::for_input(l, units.source(), tree.parse_errors),
+                );
                 (units, "token", Some(Arc::new(tree)), Some(syntax))
             }
             (_, Some(kind)) => (Units::flat(source, kind), kind.name(), None, None),

@@ -35,7 +35,10 @@ use edit::{ByteEdit, LineIndex, byte_edit, input_edit};
 /// edit of the recently accepted candidate it is closest to.
 pub struct SyntaxCheck {
     language: Language,
-    max_errors: usize,
+    /// The parse errors a candidate may have, once known.
+    max_errors: OnceLock<usize>,
+    /// The input, until its errors are counted (see [`Self::for_input`]).
+    input: Mutex<Option<(Vec<u8>, usize)>>,
     timeout: Duration,
     bases: Mutex<Bases>,
 }
@@ -88,10 +91,48 @@ impl SyntaxCheck {
     pub fn new(language: Language, max_errors: usize) -> Self {
         SyntaxCheck {
             language,
-            max_errors,
+            max_errors: OnceLock::from(max_errors),
+            input: Mutex::new(None),
             timeout: PARSE_TIMEOUT,
             bases: Mutex::new(Bases::default()),
         }
+    }
+
+    /// A check allowing the parse errors of `input`, whose tree (built in
+    /// pieces, see [`crate::tree::parse`]) counted `tree_errors`: the most
+    /// of those and the errors of a parse of the whole input, which this
+    /// check's parses of candidates count like. (In pieces, tree-sitter may
+    /// recover from an error differently.) The whole input is parsed when
+    /// a candidate first needs it, if no rebase on the input parsed it
+    /// before.
+    pub fn for_input(language: Language, input: &[u8], tree_errors: usize) -> Self {
+        if tree_errors == 0 {
+            // Pieces that parse cleanly make the tree a whole parse makes.
+            return SyntaxCheck::new(language, 0);
+        }
+        SyntaxCheck {
+            language,
+            max_errors: OnceLock::new(),
+            input: Mutex::new(Some((input.to_vec(), tree_errors))),
+            timeout: PARSE_TIMEOUT,
+            bases: Mutex::new(Bases::default()),
+        }
+    }
+
+    /// The parse errors a candidate may have.
+    fn max_errors(&self) -> usize {
+        *self.max_errors.get_or_init(|| {
+            let (input, tree_errors) = self
+                .input
+                .lock()
+                .expect("input poisoned")
+                .take()
+                .expect("a check without a count has its input");
+            let whole = self
+                .base_of(&input)
+                .map_or(0, |base| count_errors(base.tree.root_node()));
+            whole.max(tree_errors)
+        })
     }
 
     /// A check against the original input's tree.
@@ -401,14 +442,14 @@ impl SyntaxFilter for SyntaxCheck {
         // A stretch that parses means no errors at all; one that does not
         // settles it only when no error is allowed.
         if let Some(verdict) = self.local_verdict(bytes)
-            && (verdict || self.max_errors == 0)
+            && (verdict || self.max_errors() == 0)
         {
             return verdict;
         }
         let Some(tree) = self.parse(bytes) else {
             return false;
         };
-        let accepted = count_errors(tree.root_node()) <= self.max_errors;
+        let accepted = count_errors(tree.root_node()) <= self.max_errors();
         self.keep_if_accepted(bytes, tree, accepted)
     }
 
@@ -430,7 +471,7 @@ impl SyntaxFilter for SyntaxCheck {
         let Some(tree) = self.parse(bytes) else {
             return false;
         };
-        let allowed = count_error_regions(parent.tree.root_node()).max(self.max_errors);
+        let allowed = count_error_regions(parent.tree.root_node()).max(self.max_errors());
         let accepted = count_error_regions(tree.root_node()) <= allowed
             || edit
                 .as_ref()
@@ -453,6 +494,24 @@ impl SyntaxFilter for SyntaxCheck {
 mod tests {
     use super::*;
     use crate::policy::testing::XorShift;
+
+    #[test]
+    fn a_check_for_an_input_allows_its_errors_however_its_tree_counted_them() {
+        let cpp = Language::named("cpp");
+        let input = b"namespace std __attribute__ ((__visibility__ (\"default\")))\n{ int a; }\n\
+                      extern template class basic_string<char>;\nint b;\n";
+        let whole = SyntaxCheck::new(cpp, usize::MAX).errors_in(input).unwrap();
+        assert!(whole >= 2, "{whole}");
+        // A tree built in pieces may count fewer errors than a whole parse.
+        let check = SyntaxCheck::for_input(cpp, input, whole - 1);
+        assert!(check.accepts(input));
+        let worse = b"int a = ) ; ] int b = ( ; } int c = ] ; ) int d = } ; {";
+        assert!(SyntaxCheck::new(cpp, 0).errors_in(worse).unwrap() > whole);
+        assert!(!check.accepts(worse));
+        // Or more: then those are allowed.
+        let lenient = SyntaxCheck::for_input(cpp, input, whole + 5);
+        assert!(lenient.accepts(input));
+    }
 
     /// errors counted must still be a fresh parse's.
     #[test]

@@ -432,6 +432,16 @@ fn a_cpp_file_is_reduced_as_a_tree_smaller_and_with_fewer_tests_than_as_text() {
     assert!(field(&tree, "bytes_after") * 10 < original.len() as u64);
 }
 
+#[test]
+fn two_jobs_reduce_the_cpp_file_to_what_one_job_does() {
+    let (one, ..) = reduce_fixture("cpp-template", "registry.cpp", &["-j", "1"]);
+    let (two, ..) = reduce_fixture("cpp-template", "registry.cpp", &["-j", "2"]);
+    assert_eq!(
+        String::from_utf8(two.read("out")).unwrap(),
+        String::from_utf8(one.read("out")).unwrap()
+    );
+}
+
 /// HDD and T-PDD on C++ as on C (Perses' result on this file, re-parsed,
 /// still lets a second run remove the wrapper of an emptied namespace: the
 /// default pipeline, which parses again between rounds, reaches that

@@ -50,6 +50,7 @@ const KEYS: &[&str] = &[
     "consumers_accept_more",
     "top_level_items_parse_alone",
     "item_starts",
+    "open_blocks",
     "lists_parse_alone",
     "identifiers",
     "paired_tokens",
@@ -60,6 +61,7 @@ const KEYS: &[&str] = &[
     "hoists",
     "member_globals",
     "positional_lists",
+    "unwraps",
 ];
 
 type Object = serde_json::Map<String, Value>;
@@ -82,17 +84,8 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
             .as_bool()
             .context("`top_level_items_parse_alone` must be true or false")?;
     }
-    if let Some(words) = object.get("item_starts") {
-        let words = words
-            .as_array()
-            .context("`item_starts` must be a list of words")?;
-        for word in words {
-            let word = word
-                .as_str()
-                .context("an `item_starts` word is not a string")?;
-            grammar.item_starts.push(word.as_bytes().to_vec());
-        }
-    }
+    grammar.item_starts = words_of(object, "item_starts")?;
+    grammar.open_blocks = words_of(object, "open_blocks")?;
     apply_kind_rules(grammar, object)?;
     if let Some(text) = object.get("implied_text") {
         let text = text.as_str().context("`implied_text` must be a string")?;
@@ -136,7 +129,7 @@ fn apply_token_lists(grammar: &mut Grammar, object: &Object) -> Result<()> {
 
 /// The rules that map a kind to a few texts: `lists_parse_alone`,
 /// `aliases`, `statement_values`, `hoists`, `member_globals`,
-/// `positional_lists`.
+/// `positional_lists`, `unwraps`.
 fn apply_kind_rules(grammar: &mut Grammar, object: &Object) -> Result<()> {
     for (kind, texts) in kinds_to_texts(object, "lists_parse_alone", "[open, element, close]")? {
         let Ok(texts) = <[&str; 3]>::try_from(texts) else {
@@ -168,6 +161,12 @@ fn apply_kind_rules(grammar: &mut Grammar, object: &Object) -> Result<()> {
             bail!("positional_lists of `{kind}` must be {shape}");
         };
         grammar.add_positional_list(kind, name, list)?;
+    }
+    for (kind, fields) in kinds_to_texts(object, "unwraps", "[field]")? {
+        let [field] = fields[..] else {
+            bail!("unwraps of `{kind}` must be [field]");
+        };
+        grammar.add_unwrap(kind, field)?;
     }
     Ok(())
 }
@@ -252,6 +251,24 @@ fn replacement_key(key: &str) -> (&str, Option<&str>) {
         Some((kind, field)) => (kind.trim(), Some(field.trim())),
         None => (key, None),
     }
+}
+
+/// The list of texts under `key`, as bytes (none if it is absent).
+fn words_of(object: &Object, key: &str) -> Result<Vec<Vec<u8>>> {
+    let Some(words) = object.get(key) else {
+        return Ok(Vec::new());
+    };
+    let words = words
+        .as_array()
+        .with_context(|| format!("`{key}` must be a list of texts"))?;
+    words
+        .iter()
+        .map(|w| {
+            w.as_str()
+                .map(|w| w.as_bytes().to_vec())
+                .with_context(|| format!("a `{key}` entry is not a string"))
+        })
+        .collect()
 }
 
 #[cfg(test)]

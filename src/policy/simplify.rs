@@ -32,7 +32,8 @@
 //! (`statement_values`), a member access chain a new top-level variable
 //! declared as the member is (`member_globals`), an alias definition is
 //! written out at every use and deleted (`aliases`), a parameter is
-//! deleted with its argument at every call (`positional_lists`); `Simplify::hoists`
+//! deleted with its argument at every call (`positional_lists`), a wrapper
+//! gives way to what its braces hold (`unwraps`); `Simplify::hoists`
 //! builds auto's closing pass that moves declarations to the top level.
 //!
 //! Schedule: a *sweep* visits the nodes that have replacements (that fit
@@ -376,7 +377,39 @@ impl Simplify {
         if grammar.positional_list(tree.kind(n)).is_some() {
             out.extend(self.drop_positions(n, config));
         }
+        if let Some(field) = grammar.unwrap_field(tree.kind(n)) {
+            out.extend(self.unwrap(n, field));
+        }
         out
+    }
+
+    /// `n` given way to the inside of the node filling its `field`, between
+    /// that node's first and last tokens: `namespace n { int a; }` → `int
+    /// a;`. Only where that node's ends are paired tokens (brackets, not
+    /// the ends of `extern "C" int f();`) and its inside keeps a token (an
+    /// empty wrapper is the tree policies' to delete).
+    fn unwrap(&self, n: NodeId, field: &str) -> Option<Proposal> {
+        let pass = self.pass.as_ref().expect("inside a pass");
+        let tree = &self.tree;
+        let body = tree.tokens(self.children_in(n, field).next()?);
+        let all = tree.tokens(n);
+        let inside = body.start + 1..body.end.checked_sub(1)?;
+        let paired = |unit: u32| tree.grammar.is_paired_token(tree.kind(tree.leaf_of(unit)));
+        if inside.is_empty()
+            || !paired(body.start)
+            || !paired(inside.end)
+            || pass.kept_in(inside.clone()).next().is_none()
+        {
+            return None;
+        }
+        let mut delta = Delta::new();
+        delta.push(all.start..inside.start);
+        delta.push(inside.end..all.end);
+        Some(Proposal {
+            delta,
+            rewrites: Vec::new(),
+            layout: None,
+        })
     }
 
     /// For each position of the positional lists naming what `n` names
@@ -1234,6 +1267,34 @@ int main(void) {
             needs_vector(t) && t.contains("g(")
         });
         assert!(out.text.starts_with(typedef), "{}", out.text);
+    }
+
+    #[test]
+    fn a_namespace_or_linkage_block_gives_way_to_the_items_it_holds() {
+        let cpp = Language::named("cpp");
+        let source = "namespace n {\nint a;\nint b;\n}\nextern \"C\" { int f(int); int g; }\n\
+                      extern \"C\" int h(void);\n";
+        let out = simplify(cpp, source, |t| {
+            t.contains("int a;") && t.contains("int b;") && t.contains("f(int)") && t.contains("h(")
+        });
+        let text = collapse(&out.text);
+        assert!(
+            !text.contains("namespace") && !text.contains('{'),
+            "{}",
+            out.text
+        );
+        assert!(text.contains("int a; int b;"), "{}", out.text);
+        // `extern "C" int h(void);` has no braces to give way to.
+        assert!(
+            text.contains("extern \"") && text.contains("int h("),
+            "{}",
+            out.text
+        );
+        // Where the bug needs the namespace, it stays.
+        let out = simplify(cpp, source, |t| {
+            t.contains("namespace n") && t.contains("int b;")
+        });
+        assert!(out.text.contains("namespace n"), "{}", out.text);
     }
 
     #[test]

@@ -542,6 +542,16 @@ mod tests {
         if (argc) { return 0; } else return -(-1);\n  \
         __asm__(\"nop\" : \"=r\"(x) : \"r\"(y), \"r\"(z) : \"memory\");\n}\n";
 
+    /// C++ in namespaces and linkage blocks, without parse errors.
+    const CPP_SAMPLE: &str = "extern \"C\" {\ntypedef unsigned long size_t;\nint puts(const char *);\n}\n\
+        namespace std {\ninline namespace v1 {\n  template<typename _Tp, typename _Up = int>\n  \
+        struct pair { _Tp first; _Up second; };\n  using word = unsigned;\n}\n\
+        class base { public: virtual ~base() noexcept = default; int v = 0; };\n\
+        extern \"C\" int f(int x) { int y = x; int z = y; return z; }\n\
+        namespace detail { enum class e : int { a, b = 2 }; static_assert(sizeof(int) > 1, \"int\"); }\n}\n\
+        extern \"C++\" { template<class T> T id(T t) { return t; } }\n\
+        int main() { std::pair<int> p{1, 2}; return id(p.first); }\n";
+
     const JSON_SAMPLE: &str = "{\"a\": [1, 2.5e3, -3, true, false, null],\n \"b\": {\"c\": \"x\\ty\\u00e9\"}, \"d\": []}\n";
 
     /// Liveness skips subtrees without kept tokens; on random deletions of
@@ -815,10 +825,40 @@ mod tests {
         }
         for (lang, src) in [
             (Language::named("c"), C_SAMPLE),
+            (Language::named("cpp"), CPP_SAMPLE),
             (Language::named("json"), JSON_SAMPLE),
         ] {
             assert_pieces_build_the_whole_tree(lang, src.as_bytes(), "sample");
         }
+    }
+
+    /// Where the scan for the ends of top-level items may cut `src` (C++).
+    fn item_ends(src: &str) -> Vec<&str> {
+        let grammar = Language::named("cpp").grammar();
+        let ends =
+            pieces::CItemEnds::new(src.as_bytes(), &grammar.item_starts, &grammar.open_blocks);
+        ends.map(|at| &src[..at]).collect()
+    }
+
+    #[test]
+    fn pieces_may_end_between_the_items_of_a_namespace_or_linkage_block_but_not_in_a_function() {
+        let ends = item_ends(CPP_SAMPLE);
+        let inside = |text: &str| ends.iter().any(|end| end.ends_with(text));
+        // In `extern "C" {`, `namespace std {` and `inline namespace v1 {`.
+        assert!(inside("size_t;"), "{ends:?}");
+        assert!(
+            inside("struct pair { _Tp first; _Up second; };"),
+            "{ends:?}"
+        );
+        assert!(inside("int v = 0; };"), "{ends:?}");
+        // Not in the body of `extern "C" int f(int x) {`.
+        assert!(!inside("int y = x;"), "{ends:?}");
+        assert!(!inside("int z = y;"), "{ends:?}");
+        // Headers are compared word by word.
+        let spaced = "namespace  a\n{ int x; int y; }\nnamespacex b { int z; int w; }\n";
+        let ends = item_ends(spaced);
+        assert!(ends.iter().any(|e| e.ends_with("int x;")), "{ends:?}");
+        assert!(!ends.iter().any(|e| e.ends_with("int z;")), "{ends:?}");
     }
 
     impl XorShift {
@@ -942,6 +982,74 @@ mod tests {
         }
     }
 
+    /// A random C++ file of about `items` items, nested in namespaces and
+    /// linkage blocks as a preprocessed libstdc++ translation unit is: some
+    /// headers tree-sitter-cpp cannot place (`namespace std __attribute__
+    /// ((...)) {`), so that the input has parse errors all through it.
+    fn random_cpp(rng: &mut XorShift, items: usize) -> String {
+        let mut s = String::new();
+        let mut open = 0;
+        for i in 0..items {
+            s += rng.pick(&["", "\n", " ", "\n\n  "]);
+            s += &match rng.below(16) {
+                0 => format!("namespace n{i}\n{{\n"),
+                1 => "namespace std __attribute__ ((__visibility__ (\"default\")))\n{\n".into(),
+                2 => {
+                    format!("inline namespace v{i} __attribute__ ((__abi_tag__ (\"cxx11\"))) {{\n")
+                }
+                3 => "extern \"C\" {\n".into(),
+                4 => "extern \"C++\" {\n".into(),
+                5 | 6 if open > 0 => {
+                    open -= 1;
+                    "}\n".into()
+                }
+                7 => format!("template<typename _Tp> struct s{i} {{ typedef _Tp type; }};\n"),
+                8 => format!("extern \"C\" int f{i}(int x) {{ int y; int z; return x; }}\n"),
+                9 => format!("extern template class basic_string<char{i}>;\n"),
+                10 => format!(
+                    "template<typename _Res, typename... _Args> struct m{i}<_Res(_Args......) noexcept> {{ }};\n"
+                ),
+                11 => format!(
+                    "class c{i} : public b {{ public: c{i}() noexcept = default; int v; }};\n"
+                ),
+                12 => format!("using t{i} = int;\n#pragma GCC visibility push(default)\n"),
+                _ => format!("int g{i} = {i};\nvoid h{i}() {{ if (g{i}) {{ g{i} = 1; }} }}\n"),
+            };
+            if s.ends_with("{\n") && !s.ends_with("; }\n") {
+                open += 1;
+            }
+        }
+        s + &"}\n".repeat(open)
+    }
+
+    #[test]
+    fn parsing_random_cpp_with_errors_in_pieces_builds_the_tree_a_whole_parse_builds() {
+        let cpp = Language::named("cpp");
+        let mut rng = XorShift(0x5dee_ce66_d1ce_4e5b);
+        let mut with_errors = 0;
+        for round in 0..40 {
+            let src = random_cpp(&mut rng, 10 + 2 * round);
+            let whole = parse_in_pieces(cpp, src.clone().into_bytes(), usize::MAX).unwrap();
+            if whole.0.parse_errors == 0 {
+                assert_pieces_build_the_whole_tree(cpp, src.as_bytes(), &src);
+                continue;
+            }
+            // tree-sitter may recover from an error in a piece differently
+            // than in the whole input: the tree still covers the input, with
+            // its errors, and is built in pieces (a piece that ends in clean
+            // items is walked, errors and all).
+            with_errors += 1;
+            let (tree, units, count) = build(cpp, src.clone().into_bytes(), 64).unwrap();
+            assert_eq!(render_all(&units), src.as_bytes());
+            assert_eq!(tree.unit_count(), units.len());
+            assert!(tree.parse_errors > 0);
+            if src.len() > 16 * 64 {
+                assert!(!count.whole && count.parses >= 2, "{count:?}\n{src}");
+            }
+        }
+        assert!(with_errors >= 20, "{with_errors}");
+    }
+
     #[test]
     fn parsing_random_json_in_pieces_builds_the_tree_a_whole_parse_builds() {
         let mut rng = XorShift(0x1405_7b7e_f767_814f);
@@ -1020,6 +1128,7 @@ mod tests {
     #[test]
     fn parse_errors_are_counted() {
         assert_eq!(parsed(Language::named("c"), C_SAMPLE).0.parse_errors, 0);
+        assert_eq!(parsed(Language::named("cpp"), CPP_SAMPLE).0.parse_errors, 0);
         assert_eq!(
             parsed(Language::named("json"), JSON_SAMPLE).0.parse_errors,
             0

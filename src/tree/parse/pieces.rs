@@ -54,9 +54,11 @@ impl Emitter<'_> {
     /// C: pieces of whole top-level items.
     fn top_level_items(&mut self, piece_bytes: usize) -> Result<()> {
         let len = self.source.len();
+        let grammar = self.lang.grammar();
         let mut ends = PieceEnds::new(CItemEnds::new(
             self.source,
-            &self.lang.grammar().item_starts,
+            &grammar.item_starts,
+            &grammar.open_blocks,
         ));
         if ends.first_at_or_after(0, piece_bytes).is_none() {
             return Err(GiveUp.into());
@@ -72,7 +74,7 @@ impl Emitter<'_> {
                 let piece = start..end;
                 let tree = self.run(std::slice::from_ref(&piece))?;
                 let root = tree.root_node();
-                if last || !root.has_error() {
+                if last || !root.has_error() || errors_behind(root) {
                     if self.root.is_none() {
                         self.open_root(root);
                     }
@@ -225,13 +227,20 @@ impl<I: Iterator<Item = usize>> PieceEnds<I> {
 /// conditionals. Comments, string and character literals and preprocessor
 /// lines are skipped; in an `#if` group's `#else` branch bracket depth
 /// starts again from where it was at the `#if`.
-struct CItemEnds<'a> {
+pub(super) struct CItemEnds<'a> {
     src: &'a [u8],
     /// Words that start a new item (`item_starts` in grammars/*.json).
     item_starts: &'a [Vec<u8>],
+    /// Headers of items whose braces hold items (`open_blocks`).
+    open_blocks: &'a [Vec<u8>],
     at: usize,
-    /// How many brackets of any kind are open.
+    /// Where the item being scanned began.
+    item_start: usize,
+    /// How many brackets of any kind are open, but the braces of
+    /// `open_blocks` items (whose items the scan treats as top-level ones).
     depth: usize,
+    /// How many braces of `open_blocks` items are open.
+    blocks: usize,
     /// The bracket depth at each open `#if`, `#ifdef` or `#ifndef`.
     conditionals: Vec<usize>,
     /// Whether only whitespace precedes `at` on its line.
@@ -239,12 +248,19 @@ struct CItemEnds<'a> {
 }
 
 impl<'a> CItemEnds<'a> {
-    fn new(src: &'a [u8], item_starts: &'a [Vec<u8>]) -> Self {
+    pub(super) fn new(
+        src: &'a [u8],
+        item_starts: &'a [Vec<u8>],
+        open_blocks: &'a [Vec<u8>],
+    ) -> Self {
         CItemEnds {
             src,
             item_starts,
+            open_blocks,
             at: 0,
+            item_start: 0,
             depth: 0,
+            blocks: 0,
             conditionals: Vec::new(),
             line_start: true,
         }
@@ -372,6 +388,36 @@ impl CItemEnds<'_> {
     }
 }
 
+impl CItemEnds<'_> {
+    /// Whether the item before the `{` at `at` has the header of one of
+    /// the grammar's `open_blocks` (C++'s `namespace std {`, `extern "C"
+    /// {`): its whitespace made single spaces, the item starts with one,
+    /// not followed by more of a word; a header ending in `{` must be all
+    /// of the item up to its brace.
+    fn header_opens_block(&self) -> bool {
+        let longest = self.open_blocks.iter().map(Vec::len).max().unwrap_or(0);
+        let mut header = Vec::with_capacity(longest + 1);
+        for &b in &self.src[self.item_start..=self.at] {
+            if header.len() > longest {
+                break;
+            }
+            if !b.is_ascii_whitespace() {
+                header.push(b);
+            } else if header.last().is_some_and(|&last| last != b' ') {
+                header.push(b' ');
+            }
+        }
+        let word_char = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
+        self.open_blocks.iter().any(|open| {
+            if open.ends_with(b"{") {
+                header == *open
+            } else {
+                header.starts_with(open) && !header.get(open.len()).is_some_and(word_char)
+            }
+        })
+    }
+}
+
 impl Iterator for CItemEnds<'_> {
     type Item = usize;
 
@@ -389,8 +435,11 @@ impl Iterator for CItemEnds<'_> {
                 }
                 b'#' if self.line_start => {
                     self.skip_directive();
-                    if self.at_top_level() && self.at < self.src.len() {
-                        return Some(self.at);
+                    if self.at_top_level() {
+                        self.item_start = self.at;
+                        if self.at < self.src.len() {
+                            return Some(self.at);
+                        }
                     }
                     continue;
                 }
@@ -403,18 +452,52 @@ impl Iterator for CItemEnds<'_> {
                     self.skip_literal();
                     continue;
                 }
+                b'{' if self.depth == 0 && self.header_opens_block() => {
+                    self.blocks += 1;
+                    self.at += 1;
+                    self.item_start = self.at;
+                    continue;
+                }
+                b'}' if self.depth == 0 => self.blocks = self.blocks.saturating_sub(1),
                 b'(' | b'[' | b'{' => self.depth += 1,
                 b')' | b']' | b'}' => self.depth = self.depth.saturating_sub(1),
                 _ => {}
             }
             self.at += 1;
-            if matches!(b, b';' | b'}') && self.at_top_level() && self.a_new_item_follows() {
-                return Some(self.at);
+            if matches!(b, b';' | b'}') && self.depth == 0 {
+                self.item_start = self.at;
+                if self.at_top_level() && self.a_new_item_follows() {
+                    return Some(self.at);
+                }
             }
         }
         None
     }
 }
+
+/// Whether the parse errors of a piece whose tree is `root` lie well before
+/// its end: its last [`CLEAN_ITEMS_AT_END`] items parsed cleanly, so the
+/// parser had recovered from them and was reading items as it reads them
+/// at the start of a piece. A longer piece, or the whole input, parses
+/// what follows the same way (the equivalence tests check it on inputs
+/// with errors too); growing the piece until its errors are gone would
+/// grow it to the end of an input with errors all through it.
+fn errors_behind(root: tree_sitter::Node<'_>) -> bool {
+    let items = root.named_child_count();
+    !root.is_error()
+        && items > CLEAN_ITEMS_AT_END
+        && (items - CLEAN_ITEMS_AT_END..items).all(|i| {
+            root.named_child(i)
+                .is_some_and(|item| !item.has_error() && !item.is_error())
+        })
+        && root
+            .child(root.child_count() - 1)
+            .is_some_and(|c| !c.has_error())
+}
+
+/// How many clean items must end a piece with parse errors for it to be
+/// walked as it is ([`errors_behind`]).
+const CLEAN_ITEMS_AT_END: usize = 8;
 
 /// Where `needle` first occurs in `hay` at or after `from`.
 fn find(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
