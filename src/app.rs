@@ -103,7 +103,10 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
     let fault = reduced.reducer.fault.clone();
     let ended = !matches!(reason, StopReason::Interrupted | StopReason::Fault);
     if ended {
-        checks::still_interesting(&oracle, &reduced.bytes, destination)?;
+        let patience = settings
+            .fault_patience
+            .unwrap_or(crate::reducer::DEFAULT_FAULT_PATIENCE);
+        checks::still_interesting(&oracle, &reduced.bytes, destination, patience)?;
     }
     if reason != StopReason::Fault {
         destination.finish(&reduced.bytes)?;

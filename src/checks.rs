@@ -16,11 +16,13 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 
+use crate::configuration::Configuration;
 use crate::exit::{self, failure};
 use crate::input::{Input, absolute};
-use crate::interfaces::Watch;
+use crate::interfaces::{Candidate, Verdict, Watch};
 use crate::oracle::{Exit, ScriptOracle, default_timeout, default_work_dir};
 use crate::output::{Destination, write_atomically};
+use crate::patience::test_patiently;
 use crate::settings::Settings;
 
 /// How long the baseline runs of the original may take without `--timeout`.
@@ -186,16 +188,39 @@ fn refuses_empty(oracle: &ScriptOracle, source: &[u8], cancel: Watch<'_>) -> Res
 }
 
 /// The final check: the result must still be interesting; if not, it is
-/// saved for inspection and the run fails.
+/// saved for inspection and the run fails. A test that cannot run is tried
+/// again for up to `patience`, as in the reduction; then the run stops as
+/// a faulted one.
 pub(crate) fn still_interesting(
     oracle: &ScriptOracle,
     bytes: &[u8],
     destination: &Destination,
+    patience: Duration,
 ) -> Result<()> {
     let never = AtomicBool::new(false);
-    let (exit, _) = oracle.run(bytes, Watch::Flag(&never))?;
-    if !exit.interesting() {
+    let config = Configuration::full(0);
+    let candidate = Candidate {
+        config: &config,
+        bytes,
+    };
+    let outcome = test_patiently(oracle, &candidate, Watch::Flag(&never), patience, None).map_err(
+        |fault| {
+            failure(
+                exit::FAULT,
+                format!(
+                    "the final check of the result could not run: {}",
+                    fault.cause
+                ),
+            )
+        },
+    )?;
+    if outcome.verdict != Verdict::Interesting {
         destination.save(bytes).ok();
+        let exit = if outcome.timed_out {
+            "it timed out"
+        } else {
+            "the oracle rejects it"
+        };
         bail!(
             "the final result is no longer interesting ({exit}); the oracle is probably flaky \
              (--recheck re-tests every success before committing it). \
