@@ -343,7 +343,7 @@ fn line_starts(source: &[u8]) -> Vec<u32> {
 /// A simple lexer for text without a grammar: identifiers and numbers,
 /// quoted strings, and single punctuation bytes are tokens; whitespace goes
 /// with the token before it (leading whitespace with the first token).
-fn token_starts(source: &[u8]) -> Vec<u32> {
+pub(crate) fn token_starts(source: &[u8]) -> Vec<u32> {
     let mut starts = Vec::new();
     let mut i = 0;
     let n = source.len();

@@ -172,12 +172,13 @@ fn apply_kind_rules(grammar: &mut Grammar, object: &Object) -> Result<()> {
     Ok(())
 }
 
-/// `statement_values`: kinds to `{"within": [kinds], "value": [fields]}`.
+/// `statement_values`: kinds to `{"within": [kinds], "value": [fields],
+/// "terminator": text}` (the terminator optional).
 fn apply_statement_values(grammar: &mut Grammar, object: &Object) -> Result<()> {
     let Some(map) = object.get("statement_values") else {
         return Ok(());
     };
-    let shape = "`statement_values` must map kinds to {\"within\": [kinds], \"value\": [fields]}";
+    let shape = "`statement_values` must map kinds to {\"within\": [kinds], \"value\": [fields], \"terminator\": text}";
     for (kind, rule) in map.as_object().context(shape)? {
         let texts = |key: &str| -> Result<Vec<&str>> {
             rule[key]
@@ -187,7 +188,11 @@ fn apply_statement_values(grammar: &mut Grammar, object: &Object) -> Result<()> 
                 .map(|v| v.as_str().context(shape))
                 .collect()
         };
-        grammar.add_statement_value(kind, &texts("within")?, &texts("value")?)?;
+        let terminator = match rule.get("terminator") {
+            None => None,
+            Some(t) => Some(t.as_str().context(shape)?),
+        };
+        grammar.add_statement_value(kind, &texts("within")?, &texts("value")?, terminator)?;
     }
     Ok(())
 }

@@ -10,6 +10,7 @@
 //! the tutorial's examples.
 
 mod compact;
+pub mod blocks;
 pub mod parse;
 pub mod sitter;
 #[cfg(test)]
