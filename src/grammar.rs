@@ -104,6 +104,18 @@ pub(crate) struct StatementValue {
     pub terminator: Option<String>,
 }
 
+/// What the layout made from the tree needs to know of a grammar
+/// (`layout` in grammars/*.json). Any node whose first and last children
+/// are the tokens `{` and `}` is a block as well.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct LayoutFacts {
+    /// Kinds whose children go one per line, indented one step, between
+    /// their first and last tokens (brackets).
+    pub blocks: Vec<KindId>,
+    /// Kinds whose nodes start a line wherever they are.
+    pub lines: Vec<KindId>,
+}
+
 /// The step of a `statement_values` path to the named children outside
 /// any field (the expression inside C's parentheses).
 pub(crate) const ANY_CHILD: &str = "*";
@@ -132,6 +144,9 @@ pub struct Grammar {
     /// default pipeline ends with a pass whose filter lets missing tokens
     /// through.
     pub consumers_accept_more: bool,
+    /// How results are laid out for people (`layout`), if the language
+    /// opts in: `None` keeps the input's spacing.
+    pub(crate) layout: Option<LayoutFacts>,
     /// The text a consumer supplies at the start of a top-level item that
     /// lacks it (C's implicit `int`: `f(x) {}`), if any (`implied_text`).
     pub implied_text: Option<String>,
@@ -548,6 +563,16 @@ impl Grammar {
                 bail!("{}: `{kind}`: no kind has a field `{field}`", self.name);
             }
         }
+        Ok(())
+    }
+
+    /// Opts in to the layout made from the tree, with these block and line kinds.
+    pub(crate) fn set_layout(&mut self, blocks: &[&str], lines: &[&str]) -> Result<()> {
+        let facts = LayoutFacts {
+            blocks: self.named_kinds(blocks)?,
+            lines: self.named_kinds(lines)?,
+        };
+        self.layout = Some(facts);
         Ok(())
     }
 

@@ -60,6 +60,7 @@ const KEYS: &[&str] = &[
     "hoists",
     "member_globals",
     "positional_lists",
+    "layout",
 ];
 
 type Object = serde_json::Map<String, Value>;
@@ -104,7 +105,30 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
             .context("`consumers_accept_more` must be true or false")?;
     }
     apply_kind_lists(grammar, object)?;
+    apply_layout(grammar, object)?;
     apply_replacements(grammar, object)
+}
+
+/// `layout`: `{"blocks": [kinds], "lines": [kinds]}`, opting in to the
+/// layout made from the tree.
+fn apply_layout(grammar: &mut Grammar, object: &Object) -> Result<()> {
+    let Some(rule) = object.get("layout") else {
+        return Ok(());
+    };
+    let shape = "`layout` must be {\"blocks\": [kinds], \"lines\": [kinds]}";
+    let kinds = |key: &str| -> Result<Vec<&str>> {
+        rule.get(key).map_or(Ok(Vec::new()), |list| {
+            list.as_array()
+                .context(shape)?
+                .iter()
+                .map(|v| v.as_str().context(shape))
+                .collect()
+        })
+    };
+    if !rule.is_object() {
+        bail!(shape);
+    }
+    grammar.set_layout(&kinds("blocks")?, &kinds("lines")?)
 }
 
 /// `separators` and `optional_tokens`: parent kinds to token lists.

@@ -5,62 +5,81 @@
 //! breaks but those that end line comments and `#` lines), then, if the
 //! oracle rejects it, the layout that keeps every line break but drops
 //! indentation and needless spaces, then the tidy one. The default
-//! pipeline's readable result gets the tidy layout alone: the input's
-//! spacing, without the blank lines and line-end spaces that deletions
-//! leave behind. Whichever passes first is kept; if none does, the text
-//! keeps its whitespace as it was. Meaning that hangs on whitespace is
-//! therefore never changed unless the oracle still passes.
+//! (`readable`) proposes first the layout made from the parse tree
+//! (`tree::layout`: one statement, member or element per line, indented by
+//! nesting), in languages whose data opts in, then the tidy layout: the
+//! input's spacing, without the blank lines and line-end spaces that
+//! deletions leave behind; `--format original` proposes the tidy layout
+//! alone. Whichever passes first is kept; if none does, the text keeps its
+//! whitespace as it was. Meaning that hangs on whitespace is therefore
+//! never changed unless the oracle still passes.
 
 use std::sync::Arc;
 
-use crate::configuration::{Configuration, Layout, Proposal};
+use crate::configuration::{Configuration, Delta, Layout, Proposal};
 use crate::policy::Policy;
+use crate::tree::Tree;
+use crate::tree::layout::lay_out;
 use crate::units::Units;
 
-/// Proposes the given layouts in order, skipping any that would not change
-/// a byte of the current text.
+/// Proposes the layout made from the tree (when it has one), then the
+/// given layouts in order, skipping any that would not change a byte of
+/// the current text.
 #[derive(Clone, Debug)]
 pub(crate) struct Format {
     layouts: &'static [Layout],
     units: Arc<Units>,
+    /// The tree whose layout is proposed first, if any.
+    tree: Option<Arc<Tree>>,
     tried: usize,
 }
 
 /// `--format compact`: tightest first, the tidy layout last.
 pub(crate) const COMPACT_LAYOUTS: &[Layout] = &[Layout::Compact, Layout::Lines, Layout::Tidy];
 
-/// The default pipeline's readable result.
+/// The default pipeline's readable result, after the tree's layout.
 pub(crate) const READABLE_LAYOUTS: &[Layout] = &[Layout::Tidy];
 
 /// How the result's whitespace is laid out (`--format`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Style {
-    /// The whitespace each kept token had in the input (tidied by the
-    /// default pipeline).
+    /// Laid out from the parse tree, one statement, member or element per
+    /// line (languages whose data opts in), else the input's whitespace
+    /// tidied.
     #[default]
     Readable,
+    /// The whitespace each kept token had in the input (tidied by the
+    /// default pipeline).
+    Original,
     /// As little whitespace as the oracle allows (tried once at the end).
     Compact,
 }
 
 impl Style {
     /// Every style, in `--format`'s order.
-    pub const ALL: [Style; 2] = [Style::Readable, Style::Compact];
+    pub const ALL: [Style; 3] = [Style::Readable, Style::Original, Style::Compact];
 
     /// The style's name on the command line.
     pub fn name(self) -> &'static str {
         match self {
             Style::Readable => "readable",
+            Style::Original => "original",
             Style::Compact => "compact",
         }
     }
 
-    /// The layouts the format pass proposes for this style, in order.
+    /// The layouts the format pass proposes for this style, in order
+    /// (after the tree's own, for [`Style::Readable`]).
     pub(crate) fn layouts(self) -> &'static [Layout] {
         match self {
-            Style::Readable => READABLE_LAYOUTS,
+            Style::Readable | Style::Original => READABLE_LAYOUTS,
             Style::Compact => COMPACT_LAYOUTS,
         }
+    }
+
+    /// Whether the layout made from the tree is proposed first.
+    pub(crate) fn from_tree(self) -> bool {
+        self == Style::Readable
     }
 }
 
@@ -69,8 +88,33 @@ impl Format {
         Format {
             layouts,
             units,
+            tree: None,
             tried: 0,
         }
+    }
+
+    /// Proposes the layout made from `tree` first (when its grammar has
+    /// layout facts).
+    pub fn with_tree(mut self, tree: Option<Arc<Tree>>) -> Self {
+        self.tree = tree;
+        self
+    }
+
+    /// The layout made from `tree`, if it changes the text.
+    fn tree_layout_of(
+        &self,
+        tree: &Tree,
+        config: &Configuration,
+        current: &[u8],
+    ) -> Option<Proposal> {
+        let rewrites = lay_out(tree, &self.units, config)?;
+        let proposal = Proposal {
+            delta: Delta::new(),
+            rewrites,
+            layout: Some(Layout::Given),
+        };
+        let laid = config.apply(&proposal)?;
+        (self.units.render(&laid) != current).then_some(proposal)
     }
 }
 
@@ -83,6 +127,11 @@ impl Policy for Format {
 
     fn next_proposal(&mut self, config: &Configuration) -> Option<Proposal> {
         let current = self.units.render(config);
+        if let Some(tree) = self.tree.take()
+            && let Some(proposal) = self.tree_layout_of(&tree, config, &current)
+        {
+            return Some(proposal);
+        }
         while let Some(&layout) = self.layouts.get(self.tried) {
             self.tried += 1;
             let mut relaid = config.clone();

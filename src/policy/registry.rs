@@ -448,7 +448,11 @@ pub(crate) static FORMAT: Entry = Entry {
     role: Role::Pass,
     needs_tree: false,
     takes_inner: false,
-    builder: Some(|cx| Box::new(Format::new(cx.tuning.format.layouts(), cx.units()))),
+    builder: Some(|cx| {
+        let style = cx.tuning.format;
+        let tree = cx.tree.clone().filter(|_| style.from_tree());
+        Box::new(Format::new(style.layouts(), cx.units()).with_tree(tree))
+    }),
     description: "Other whitespace layouts, the first the oracle accepts kept (`--format`)",
     guarantee: "none: the first layout the oracle accepts",
     algo: None,

@@ -11,6 +11,7 @@
 
 mod compact;
 pub mod blocks;
+pub(crate) mod layout;
 pub mod parse;
 pub mod sitter;
 #[cfg(test)]
