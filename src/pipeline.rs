@@ -165,6 +165,9 @@ impl Plan {
             format.then_some(&registry::FORMAT),
         ];
         let mut context = BuildContext::new(tree, Arc::new(units));
+        if let Lang::Tree(l) = lang {
+            context.language = Some(l);
+        }
         // The default pipeline's tree phase uses Dr. DD: on the shared
         // bench's C cases it needed fewer tests and less time than ddmin
         // and ProbDD (its coarse levels drop a large host quickly; ProbDD

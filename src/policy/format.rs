@@ -17,9 +17,9 @@
 use std::sync::Arc;
 
 use crate::configuration::{Configuration, Delta, Layout, Proposal};
+use crate::languages::Language;
 use crate::policy::Policy;
-use crate::tree::Tree;
-use crate::tree::layout::lay_out;
+use crate::tree::layout::lay_out_text;
 use crate::units::Units;
 
 /// Proposes the layout made from the tree (when it has one), then the
@@ -29,8 +29,8 @@ use crate::units::Units;
 pub(crate) struct Format {
     layouts: &'static [Layout],
     units: Arc<Units>,
-    /// The tree whose layout is proposed first, if any.
-    tree: Option<Arc<Tree>>,
+    /// The grammar whose layout of the text is proposed first, if any.
+    language: Option<Language>,
     tried: usize,
 }
 
@@ -88,33 +88,56 @@ impl Format {
         Format {
             layouts,
             units,
-            tree: None,
+            language: None,
             tried: 0,
         }
     }
 
-    /// Proposes the layout made from `tree` first (when its grammar has
-    /// layout facts).
-    pub fn with_tree(mut self, tree: Option<Arc<Tree>>) -> Self {
-        self.tree = tree;
+    /// Proposes first the text laid out from a fresh parse with `language`
+    /// (when its grammar has layout facts): the tree the run started from
+    /// no longer matches a text that the closing passes changed.
+    pub fn laid_out_as(mut self, language: Option<Language>) -> Self {
+        self.language = language;
         self
     }
 
-    /// The layout made from `tree`, if it changes the text.
-    fn tree_layout_of(
+    /// `current`, the text of `config`, laid out from its parse, as
+    /// rewrites of the kept units: each byte of the layout that is not
+    /// whitespace goes to the unit whose text holds it, with the
+    /// whitespace before it (the whitespace at the end to the last unit).
+    fn tree_layout(
         &self,
-        tree: &Tree,
+        language: Language,
         config: &Configuration,
         current: &[u8],
     ) -> Option<Proposal> {
-        let rewrites = lay_out(tree, &self.units, config)?;
+        let laid = lay_out_text(language, current)?;
+        if laid == current {
+            return None;
+        }
+        // Pieces of whitespace, each ended by one byte that is not.
+        let mut pieces = laid.split_inclusive(|b| !b.is_ascii_whitespace());
+        let mut rewrites: Vec<(u32, Vec<u8>)> = Vec::new();
+        for u in config.kept.iter() {
+            let solid = self.units.token_text(config, u);
+            let mut text = Vec::new();
+            for _ in solid.iter().filter(|b| !b.is_ascii_whitespace()) {
+                text.extend_from_slice(pieces.next()?);
+            }
+            rewrites.push((u, text));
+        }
+        let (_, last) = rewrites.last_mut()?;
+        pieces.for_each(|rest| last.extend_from_slice(rest));
         let proposal = Proposal {
             delta: Delta::new(),
-            rewrites,
+            rewrites: rewrites
+                .into_iter()
+                .map(|(u, t)| (u, Arc::from(t)))
+                .collect(),
             layout: Some(Layout::Given),
         };
-        let laid = config.apply(&proposal)?;
-        (self.units.render(&laid) != current).then_some(proposal)
+        let relaid = config.apply(&proposal)?;
+        (self.units.render(&relaid) == laid).then_some(proposal)
     }
 }
 
@@ -127,8 +150,8 @@ impl Policy for Format {
 
     fn next_proposal(&mut self, config: &Configuration) -> Option<Proposal> {
         let current = self.units.render(config);
-        if let Some(tree) = self.tree.take()
-            && let Some(proposal) = self.tree_layout_of(&tree, config, &current)
+        if let Some(language) = self.language.take()
+            && let Some(proposal) = self.tree_layout(language, config, &current)
         {
             return Some(proposal);
         }

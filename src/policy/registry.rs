@@ -11,6 +11,7 @@
 use std::sync::{Arc, OnceLock};
 
 use crate::bitset::BitSet;
+use crate::languages::Language;
 use crate::policy::drdd::DrDd;
 use crate::policy::flat::FlatPolicy;
 use crate::policy::format::{Format, Style};
@@ -124,6 +125,9 @@ pub struct BuildContext {
     /// The text is the result of an earlier round of the default pipeline
     /// (see `Plan::for_a_later_round`).
     pub(crate) later_round: bool,
+    /// The grammar the text is parsed with, if any: the format pass lays
+    /// the result out from a fresh parse of it (`tree::layout`).
+    pub(crate) language: Option<Language>,
     /// Each unit's length in bytes, the flat minimizers' weights; built
     /// when the first flat policy is (a tree run's first phases do not
     /// need it, and it costs 8 bytes a unit).
@@ -139,6 +143,7 @@ impl BuildContext {
             inner: Minimizer::DdMin,
             tuning: Tuning::default(),
             later_round: false,
+            language: None,
             weights: OnceLock::new(),
         }
     }
@@ -450,8 +455,8 @@ pub(crate) static FORMAT: Entry = Entry {
     takes_inner: false,
     builder: Some(|cx| {
         let style = cx.tuning.format;
-        let tree = cx.tree.clone().filter(|_| style.from_tree());
-        Box::new(Format::new(style.layouts(), cx.units()).with_tree(tree))
+        let language = cx.language.filter(|_| style.from_tree());
+        Box::new(Format::new(style.layouts(), cx.units()).laid_out_as(language))
     }),
     description: "Other whitespace layouts, the first the oracle accepts kept (`--format`)",
     guarantee: "none: the first layout the oracle accepts",

@@ -20,13 +20,16 @@
 //!
 //! The layout is a set of rewrites, each kept token's text followed by the
 //! whitespace after it, rendered by
-//! [`Layout::Given`](crate::configuration::Layout::Given): the format pass
-//! proposes it and the oracle judges it like any other candidate.
+//! [`Layout::Given`](crate::configuration::Layout::Given). The format pass
+//! lays out a fresh parse of the result (`lay_out_text`), whose tree
+//! matches the text even after passes that rewrote tokens, and proposes it
+//! for the oracle to judge like any other candidate.
 
 use std::sync::Arc;
 
 use crate::configuration::Configuration;
 use crate::grammar::{LayoutFacts, Role};
+use crate::languages::Language;
 use crate::tree::{NodeId, Sizes, Tree};
 use crate::units::{Units, would_fuse};
 
@@ -309,6 +312,15 @@ impl Walk<'_> {
             _ => Gap::Space,
         }
     }
+}
+
+/// `text` parsed with `language` and laid out from that tree; `None` when
+/// the grammar does not opt in or the text does not parse (a timeout).
+pub(crate) fn lay_out_text(language: Language, text: &[u8]) -> Option<Vec<u8>> {
+    let (tree, units) = crate::tree::parse::parse(language, text.to_vec()).ok()?;
+    let config = Configuration::full(units.len());
+    let rewrites = lay_out(&tree, &units, &config)?;
+    Some(rewrites.iter().flat_map(|(_, t)| t.iter().copied()).collect())
 }
 
 /// [`lay_out`] applied: the configuration as the layout renders it.
