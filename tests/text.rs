@@ -10,7 +10,11 @@ fn tokens(s: &serde_json::Value) -> u64 {
 
 #[test]
 fn python_2_source_judged_by_python_3_loses_its_def_and_class_skeletons_as_text() {
-    let (sb, s, _) = reduce_fixture("python2-except", "legacy.py", &["-j", "1", "--lang", "text"]);
+    let (sb, s, _) = reduce_fixture(
+        "python2-except",
+        "legacy.py",
+        &["-j", "1", "--lang", "text"],
+    );
     let text = String::from_utf8(sb.read("out")).unwrap();
     assert_eq!(s["language"], "text");
     assert!(text.contains("except KeyError, err"), "{text}");
@@ -25,9 +29,16 @@ fn python_2_source_judged_by_python_3_loses_its_def_and_class_skeletons_as_text(
 
 #[test]
 fn a_duplicate_option_in_an_ini_section_is_reduced_to_the_section_and_the_two_options() {
-    let (sb, s, _) = reduce_fixture("ini-duplicate", "settings.ini", &["-j", "1", "--lang", "text"]);
+    let (sb, s, _) = reduce_fixture(
+        "ini-duplicate",
+        "settings.ini",
+        &["-j", "1", "--lang", "text"],
+    );
     let text = String::from_utf8(sb.read("out")).unwrap();
-    assert!(text.contains("[server]") && text.matches("timeout").count() == 2, "{text}");
+    assert!(
+        text.contains("[server]") && text.matches("timeout").count() == 2,
+        "{text}"
+    );
     assert!(tokens(&s) <= 12, "{} tokens: {text}", tokens(&s));
 }
 

@@ -78,7 +78,7 @@ impl Style {
     }
 
     /// Whether the layout made from the tree is proposed first.
-    pub(crate) fn from_tree(self) -> bool {
+    pub(crate) fn lays_out_by_tree(self) -> bool {
         self == Style::Readable
     }
 }

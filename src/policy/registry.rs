@@ -67,7 +67,8 @@ pub struct Entry {
     /// Its name on the command line, in tests and benchmarks.
     pub name: &'static str,
     pub role: Role,
-    /// Whether it works on the parse tree (and so needs a grammar).
+    /// Whether it works on the parse tree (a grammar's, or text's tree of
+    /// blocks; never bytes).
     pub needs_tree: bool,
     /// Whether `--inner` chooses the list minimizer it runs over nodes.
     pub takes_inner: bool,
@@ -298,7 +299,8 @@ pub static HDD: Entry = Entry {
     algo: Some(AlgoDoc {
         listing: "\
 hierarchical DD over the parse tree, level by level (--fixpoint: HDD*,
-           1-tree-minimal; --any-node: every node deletable). Needs a grammar.",
+           1-tree-minimal; --any-node: every node deletable). Needs a grammar,
+           or text (its tree of indentation blocks and brackets).",
         works_on: "parse tree",
         tests: "O(n²) per sweep",
         pick_when: "structured input, simple and predictable",
@@ -455,7 +457,7 @@ pub(crate) static FORMAT: Entry = Entry {
     takes_inner: false,
     builder: Some(|cx| {
         let style = cx.tuning.format;
-        let language = cx.language.filter(|_| style.from_tree());
+        let language = cx.language.filter(|_| style.lays_out_by_tree());
         Box::new(Format::new(style.layouts(), cx.units()).laid_out_as(language))
     }),
     description: "Other whitespace layouts, the first the oracle accepts kept (`--format`)",

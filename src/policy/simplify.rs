@@ -1310,8 +1310,14 @@ int main(void) {
         // not the `if` around it.
         let needs_comparison = |t: &str| t.contains("p + 1 == 0");
         for (lang, source) in [
-            ("c", "void f(int p) { if (p + 1 == 0) {} while (p) { g(); } }\n"),
-            ("cpp", "void f(int p) { if (p + 1 == 0) {} while (p) { g(); } }\n"),
+            (
+                "c",
+                "void f(int p) { if (p + 1 == 0) {} while (p) { g(); } }\n",
+            ),
+            (
+                "cpp",
+                "void f(int p) { if (p + 1 == 0) {} while (p) { g(); } }\n",
+            ),
         ] {
             let out = simplify(Language::named(lang), source, needs_comparison);
             assert!(

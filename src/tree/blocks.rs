@@ -351,7 +351,10 @@ mod tests {
             for u in 0..units.len() {
                 assert_eq!(units.text(u), flat.text(u), "{text:?}");
             }
-            assert_eq!(units.render(&Configuration::full(units.len())), text.as_bytes());
+            assert_eq!(
+                units.render(&Configuration::full(units.len())),
+                text.as_bytes()
+            );
         }
     }
 
@@ -399,7 +402,10 @@ mod tests {
         let (tree, units) = built(&deep);
         assert_eq!(tree.unit_count(), 200_000);
         assert!(tree.max_depth() as usize <= 2 * MAX_DEPTH + 4);
-        assert_eq!(units.render(&Configuration::full(units.len())), deep.as_bytes());
+        assert_eq!(
+            units.render(&Configuration::full(units.len())),
+            deep.as_bytes()
+        );
         let wide = "x = (1, 2)\n  y\n".repeat(50_000);
         let (tree, _) = built(&wide);
         assert_eq!(tree.unit_count(), 50_000 * 8);

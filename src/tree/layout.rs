@@ -175,7 +175,11 @@ impl Walk<'_> {
             return;
         }
         let punctuation = tree.is_leaf(n) && !tree.grammar.is_named(tree.kind(n));
-        if (in_list && !punctuation) || self.facts.lines.contains(&tree.kind(n)) {
+        // A block right after a `)` (a header the parse split from its
+        // body, as around a missing token) stays on the header's line.
+        let after_header = self.placed.last().is_some_and(|p| p.text == b")")
+            && self.first_kept_text(n) == Some(b"{".as_slice());
+        if (in_list && !punctuation && !after_header) || self.facts.lines.contains(&tree.kind(n)) {
             self.pending = Gap::Line;
         }
         if tree.is_leaf(n) {
@@ -205,6 +209,16 @@ impl Walk<'_> {
         }
     }
 
+    /// The text of the first kept token under `n`.
+    fn first_kept_text(&self, n: NodeId) -> Option<&[u8]> {
+        let mut first = n;
+        while !self.tree.is_leaf(first) {
+            first = self.tree.children(first).find(|&c| self.sizes.get(c) > 0)?;
+        }
+        let unit = self.tree.tokens(first).start;
+        Some(self.units.token_text(self.config, unit))
+    }
+
     /// Whether `n` (with kept children `kept`) holds its children one per
     /// line between brackets: its first and last children are kept tokens,
     /// `{` and `}` or those of a kind the data lists, with something between.
@@ -223,7 +237,11 @@ impl Walk<'_> {
     fn place(&mut self, n: NodeId) {
         let tree = self.tree;
         let unit = tree.tokens(n).start;
-        let text = self.units.token_text(self.config, unit).trim_ascii().to_vec();
+        let text = self
+            .units
+            .token_text(self.config, unit)
+            .trim_ascii()
+            .to_vec();
         let named = tree.grammar.is_named(tree.kind(n));
         let shape = self.shape(n, unit, &text, named);
         let prev = self.placed.last();
@@ -315,12 +333,27 @@ impl Walk<'_> {
 }
 
 /// `text` parsed with `language` and laid out from that tree; `None` when
-/// the grammar does not opt in or the text does not parse (a timeout).
+/// the grammar does not opt in, or the parse has an error region below the
+/// top level (the structure around it is a guess, and a layout made from
+/// it reads worse than the input's spacing: `struct s { int a };` swallows
+/// the items after it). An error region at the top level is one item, and
+/// missing tokens are no bar: C's implicit `int` (`main() {}`) parses so.
 pub(crate) fn lay_out_text(language: Language, text: &[u8]) -> Option<Vec<u8>> {
     let (tree, units) = crate::tree::parse::parse(language, text.to_vec()).ok()?;
+    let nodes = tree.len() as NodeId;
+    let nested_error =
+        |n: NodeId| tree.role(n) == Role::Error && tree.parent(n) != Some(tree.root());
+    if tree.parse_errors > 0 && (0..nodes).any(nested_error) {
+        return None;
+    }
     let config = Configuration::full(units.len());
     let rewrites = lay_out(&tree, &units, &config)?;
-    Some(rewrites.iter().flat_map(|(_, t)| t.iter().copied()).collect())
+    Some(
+        rewrites
+            .iter()
+            .flat_map(|(_, t)| t.iter().copied())
+            .collect(),
+    )
 }
 
 /// [`lay_out`] applied: the configuration as the layout renders it.
@@ -352,7 +385,10 @@ mod tests {
     /// and each line is indented by a whole number of steps.
     fn assert_tidy(text: &str) {
         for line in text.lines() {
-            assert!(!line.ends_with(' '), "trailing space in {line:?} of\n{text}");
+            assert!(
+                !line.ends_with(' '),
+                "trailing space in {line:?} of\n{text}"
+            );
             let body = line.trim_start_matches(' ');
             assert!(!body.contains("  "), "doubled space in {line:?} of\n{text}");
             assert_eq!((line.len() - body.len()) % INDENT.len(), 0, "{text}");
@@ -408,9 +444,27 @@ mod tests {
     }
 
     #[test]
+    fn a_header_the_parse_split_from_its_block_keeps_the_block_on_its_line() {
+        let text = lay_out_text(Language::named("c"), b"main()\n{\ncrash();\n}\n");
+        let text = String::from_utf8(text.unwrap()).unwrap();
+        assert_eq!(text, "main() {\n  crash();\n}\n");
+        // An error region's structure is a guess: no layout is made from it.
+        assert!(
+            lay_out_text(
+                Language::named("c"),
+                b"struct s { int a };\nf(struct s *p) { return p->a; }\n"
+            )
+            .is_none()
+        );
+    }
+
+    #[test]
     fn laying_out_a_laid_out_result_changes_nothing() {
         for (lang, source) in [
-            ("c", "int f(int a){ if(a>1){return a*2;} else { return -a ; } }\n"),
+            (
+                "c",
+                "int f(int a){ if(a>1){return a*2;} else { return -a ; } }\n",
+            ),
             ("json", "[{\"k\": [1, {\"x\": null}]}, 2]\n"),
         ] {
             let once = layout_of(lang, source);

@@ -9,8 +9,8 @@
 //! Trees come from tree-sitter (`parse`) or are built by hand (`toy`, in tests) for
 //! the tutorial's examples.
 
-mod compact;
 pub mod blocks;
+mod compact;
 pub(crate) mod layout;
 pub mod parse;
 pub mod sitter;
