@@ -119,7 +119,11 @@ fn schedule_parser() -> impl TypedValueParser<Value = PersesSchedule> {
 fn format_parser() -> impl TypedValueParser<Value = Style> {
     one_of(Style::ALL.map(|s| {
         let help = match s {
-            Style::Readable => "The whitespace each kept token had in the input",
+            Style::Readable => {
+                "Laid out from the parse tree (one statement, member or element a line, \
+                 indented by nesting) if the oracle accepts it, else as `original`"
+            }
+            Style::Original => "The whitespace each kept token had in the input, tidied",
             Style::Compact => "As little whitespace as the oracle allows (tried once at the end)",
         };
         (PossibleValue::new(s.name()).help(help), s)
@@ -259,7 +263,10 @@ pub struct Cli {
     )]
     pub(crate) perses_schedule: PersesSchedule,
 
-    /// The result's whitespace. `compact` ends the run by proposing the
+    /// The result's whitespace. `readable` (the default) ends a run on a
+    /// language with a grammar by proposing the result laid out from its
+    /// parse tree; `original` keeps each token's spacing from the input,
+    /// tidied. `compact` ends the run by proposing the
     /// tokens with no line breaks (but after line comments and `#` lines)
     /// and single spaces only where tokens would fuse, then, if the oracle
     /// rejects that, with the line breaks kept; the oracle judges both, so

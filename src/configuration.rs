@@ -28,6 +28,10 @@ pub enum Layout {
     /// The input's whitespace, tidied: no spaces or tabs at the end of a
     /// line, no more than one blank line in a row, one line break at the end.
     Tidy,
+    /// Each kept token's rewrite is its text and the whitespace after it,
+    /// nothing else is added (the layout made from the tree,
+    /// `tree::layout`).
+    Given,
 }
 
 /// The units kept so far, any kept unit whose text was rewritten, and the

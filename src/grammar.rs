@@ -89,6 +89,37 @@ pub(crate) struct ListContext {
     pub close: Vec<u8>,
 }
 
+/// What a statement may become (`statement_values` in grammars/*.json):
+/// the statement of a value it holds, where its parent is of one of the
+/// `within` kinds.
+#[derive(Clone, Debug)]
+pub(crate) struct StatementValue {
+    pub within: Vec<KindId>,
+    /// Field names from the statement down to the value, outermost first;
+    /// [`ANY_CHILD`] steps to the named children outside any field.
+    pub path: Vec<String>,
+    /// What ends the new statement: `None` for the statement's own last
+    /// token (`int a = f();` → `f();`), else this text after the value
+    /// (`if (c) {}` → `c;`, the condition as an expression statement).
+    pub terminator: Option<String>,
+}
+
+/// What the layout made from the tree needs to know of a grammar
+/// (`layout` in grammars/*.json). Any node whose first and last children
+/// are the tokens `{` and `}` is a block as well.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct LayoutFacts {
+    /// Kinds whose children go one per line, indented one step, between
+    /// their first and last tokens (brackets).
+    pub blocks: Vec<KindId>,
+    /// Kinds whose nodes start a line wherever they are.
+    pub lines: Vec<KindId>,
+}
+
+/// The step of a `statement_values` path to the named children outside
+/// any field (the expression inside C's parentheses).
+pub(crate) const ANY_CHILD: &str = "*";
+
 /// The facts about one language's node kinds.
 #[derive(Clone, Debug, Default)]
 pub struct Grammar {
@@ -113,6 +144,9 @@ pub struct Grammar {
     /// default pipeline ends with a pass whose filter lets missing tokens
     /// through.
     pub consumers_accept_more: bool,
+    /// How results are laid out for people (`layout`), if the language
+    /// opts in: `None` keeps the input's spacing.
+    pub(crate) layout: Option<LayoutFacts>,
     /// The text a consumer supplies at the start of a top-level item that
     /// lacks it (C's implicit `int`: `f(x) {}`), if any (`implied_text`).
     pub implied_text: Option<String>,
@@ -147,7 +181,7 @@ pub struct Grammar {
     /// Kinds whose nodes may become the statement of a value they hold
     /// (`statement_values`): the parent kinds where, and the field path to
     /// that value.
-    statement_values: HashMap<KindId, (Vec<KindId>, Vec<String>)>,
+    statement_values: HashMap<KindId, StatementValue>,
     /// Kinds whose nodes may move to the top level from inside a node of
     /// one of the listed kinds (`hoists`).
     hoists: HashMap<KindId, Vec<KindId>>,
@@ -538,15 +572,27 @@ impl Grammar {
         Ok(())
     }
 
+    /// Opts in to the layout made from the tree, with these block and line kinds.
+    pub(crate) fn set_layout(&mut self, blocks: &[&str], lines: &[&str]) -> Result<()> {
+        let facts = LayoutFacts {
+            blocks: self.named_kinds(blocks)?,
+            lines: self.named_kinds(lines)?,
+        };
+        self.layout = Some(facts);
+        Ok(())
+    }
+
     /// Declares that a node of `kind` under a parent of a kind in `within`
     /// may become the statement of the value at `path` (field names,
-    /// outermost first) under it: that value followed by the node's own
-    /// last token (`int a = f();` → `f();` in a block).
+    /// outermost first, or [`ANY_CHILD`]) under it: that value followed by
+    /// `terminator`, or by the node's own last token when there is none
+    /// (`int a = f();` → `f();` in a block, `if (c) {}` → `c;`).
     pub(crate) fn add_statement_value(
         &mut self,
         kind: &str,
         within: &[&str],
         path: &[&str],
+        terminator: Option<&str>,
     ) -> Result<()> {
         let k = self.named_kind(kind)?;
         if path.is_empty() || within.is_empty() {
@@ -555,20 +601,24 @@ impl Grammar {
                 self.name
             );
         }
-        self.check_fields(kind, path)?;
+        let fields: Vec<&str> = path.iter().copied().filter(|&f| f != ANY_CHILD).collect();
+        self.check_fields(kind, &fields)?;
         let within = self.named_kinds(within)?;
-        self.statement_values
-            .insert(k, (within, path.iter().map(|f| f.to_string()).collect()));
+        let rule = StatementValue {
+            within,
+            path: path.iter().map(|f| f.to_string()).collect(),
+            terminator: terminator.map(str::to_string),
+        };
+        self.statement_values.insert(k, rule);
         Ok(())
     }
 
-    /// The field path to the value a node of `kind` under a parent of
-    /// kind `parent` may become the statement of, if any.
-    pub(crate) fn statement_value(&self, kind: KindId, parent: KindId) -> Option<&[String]> {
+    /// What a node of `kind` under a parent of kind `parent` may become
+    /// the statement of, if anything.
+    pub(crate) fn statement_value(&self, kind: KindId, parent: KindId) -> Option<&StatementValue> {
         self.statement_values
             .get(&kind)
-            .filter(|(within, _)| within.contains(&parent))
-            .map(|(_, path)| path.as_slice())
+            .filter(|rule| rule.within.contains(&parent))
     }
 
     fn named_kinds(&self, kinds: &[&str]) -> Result<Vec<KindId>> {

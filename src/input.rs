@@ -250,10 +250,10 @@ fn choose_language(settings: &Settings, source: &[u8]) -> Result<Lang> {
         );
     }
     let algo = settings.strategy.algo;
-    if algo.needs_tree && !matches!(lang, Lang::Tree(_)) {
+    if algo.needs_tree && lang == Lang::Bytes {
         let grammars: Vec<&str> = Language::all().map(Language::name).collect();
         bail!(
-            "--algo {} needs a parse tree, but the input is {} (use --lang {}, or a list algorithm)",
+            "--algo {} needs a parse tree, but the input is {} (use --lang {}|text, or a list algorithm)",
             algo.name,
             lang.name(),
             grammars.join("|")
@@ -297,7 +297,10 @@ mod tests {
         );
         let ddmin_lines = strategy(&registry::DDMIN, Some(UnitKind::Line));
         assert_eq!(estimate_memory(&ddmin_lines, c, 1), 8);
-        assert_eq!(estimate_memory(&auto, Lang::Text, 1), 20);
+        // Text is built into a tree of blocks (`tree::blocks`).
+        assert_eq!(estimate_memory(&auto, Lang::Text, 1), 100);
+        let ddmin = strategy(&registry::DDMIN, None);
+        assert_eq!(estimate_memory(&ddmin, Lang::Text, 1), 20);
         let auto_lines = strategy(&registry::AUTO, Some(UnitKind::Line));
         assert_eq!(estimate_memory(&auto_lines, Lang::Text, 1), 8);
         assert_eq!(estimate_memory(&auto, Lang::Bytes, 1), 70);

@@ -290,8 +290,9 @@ mod tests {
             for (kind, rule) in data["statement_values"].as_object().into_iter().flatten() {
                 let k = kind_id(kind);
                 for parent in rule["within"].as_array().unwrap() {
-                    let path = grammar.statement_value(k, kind_id(&text(parent))).unwrap();
-                    assert_eq!(path.len(), rule["value"].as_array().unwrap().len());
+                    let found = grammar.statement_value(k, kind_id(&text(parent))).unwrap();
+                    assert_eq!(found.path.len(), rule["value"].as_array().unwrap().len());
+                    assert_eq!(found.terminator.as_deref(), rule["terminator"].as_str());
                 }
             }
             for (kind, parents) in data["hoists"].as_object().into_iter().flatten() {

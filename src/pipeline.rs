@@ -75,7 +75,9 @@ fn phases_of(algo: &'static Entry, lang: Lang) -> (Vec<&'static Entry>, bool) {
         (Role::Pipeline, Lang::Tree(_)) => {
             (vec![&PERSES, &SIMPLIFY, &IDREPLACE, &DRDD, &WINDOWS], true)
         }
-        (Role::Pipeline, Lang::Text | Lang::Bytes) => (vec![&DRDD], false),
+        // Text: the block tree's deletions, then lines and tokens.
+        (Role::Pipeline, Lang::Text) => (vec![&PERSES, &DRDD], false),
+        (Role::Pipeline, Lang::Bytes) => (vec![&DRDD], false),
         _ => (vec![algo], false),
     }
 }
@@ -93,11 +95,16 @@ fn flat_units(unit: Option<UnitKind>, lang: Lang) -> Option<UnitKind> {
 
 /// Whether a run of `strategy` on `lang` parses the input: a phase needs
 /// the tree, or a grammar's tokens are the units (flat units were not asked
-/// for).
+/// for). Text is parsed into blocks (`tree::blocks`) when a phase needs a
+/// tree and its units are tokens.
 pub(crate) fn builds_tree(strategy: &Strategy, lang: Lang) -> bool {
     let (phases, _) = phases_of(strategy.algo, lang);
-    matches!(lang, Lang::Tree(_))
-        && (phases.iter().any(|p| p.needs_tree) || flat_units(strategy.unit, lang).is_none())
+    let needs_tree = phases.iter().any(|p| p.needs_tree);
+    match lang {
+        Lang::Tree(_) => needs_tree || flat_units(strategy.unit, lang).is_none(),
+        Lang::Text => needs_tree && flat_units(strategy.unit, lang) == Some(UnitKind::Token),
+        Lang::Bytes => false,
+    }
 }
 
 impl Plan {
@@ -115,12 +122,25 @@ impl Plan {
                 );
                 (units, "token", Some(Arc::new(tree)), Some(syntax))
             }
-            (_, Some(kind)) => (Units::flat(source, kind), kind.name(), None, None),
+            (Lang::Text, _) if builds_tree(strategy, lang) => {
+                let (tree, units) = crate::tree::blocks::build(source);
+                (units, "token", Some(Arc::new(tree)), None)
+            }
+            (_, Some(kind)) if !algo.needs_tree => {
+                (Units::flat(source, kind), kind.name(), None, None)
+            }
+            (_, Some(kind)) => bail!(
+                "--algo {} works on a tree whose leaves are tokens, not {}s; drop --unit",
+                algo.name,
+                kind.name()
+            ),
             (_, None) => unreachable!("flat units are chosen for inputs without a grammar"),
         };
-        // Text without a grammar: lines first, then the tokens left.
+        // Text without a grammar: blocks first, then lines, then the tokens left.
         if auto && lang == Lang::Text && flat_kind == Some(UnitKind::Token) {
-            phases.insert(0, &registry::LINES);
+            phases.insert(1, &registry::LINES);
+        } else if tree.is_none() {
+            phases.retain(|p| !p.needs_tree);
         }
         let finish_lenient = match (auto, lang) {
             (true, Lang::Tree(l)) => l.grammar().consumers_accept_more,
@@ -146,6 +166,9 @@ impl Plan {
             format.then_some(&registry::FORMAT),
         ];
         let mut context = BuildContext::new(tree, Arc::new(units));
+        if let Lang::Tree(l) = lang {
+            context.language = Some(l);
+        }
         // The default pipeline's tree phase uses Dr. DD: on the shared
         // bench's C cases it needed fewer tests and less time than ddmin
         // and ProbDD (its coarse levels drop a large host quickly; ProbDD

@@ -157,6 +157,13 @@ impl Units {
             Layout::Original => {}
             Layout::Tidy => return self.render_tidy(config),
             Layout::Lines | Layout::Compact => return self.render_laid_out(config),
+            Layout::Given => {
+                return config
+                    .kept
+                    .iter()
+                    .flat_map(|u| self.token_text(config, u).iter().copied())
+                    .collect();
+            }
         }
         // The exact size but for rewrites and separating spaces: a small
         // candidate of a large input must not cost a large allocation
@@ -319,7 +326,7 @@ fn is_operator_byte(b: u8) -> bool {
 }
 
 /// Whether two bytes, once adjacent, could read as one token.
-fn would_fuse(a: u8, b: u8) -> bool {
+pub(crate) fn would_fuse(a: u8, b: u8) -> bool {
     (is_word_byte(a) && is_word_byte(b))
         || (is_operator_byte(a) && is_operator_byte(b))
         || (a == b'/' && b == b'*')
@@ -343,7 +350,7 @@ fn line_starts(source: &[u8]) -> Vec<u32> {
 /// A simple lexer for text without a grammar: identifiers and numbers,
 /// quoted strings, and single punctuation bytes are tokens; whitespace goes
 /// with the token before it (leading whitespace with the first token).
-fn token_starts(source: &[u8]) -> Vec<u32> {
+pub(crate) fn token_starts(source: &[u8]) -> Vec<u32> {
     let mut starts = Vec::new();
     let mut i = 0;
     let n = source.len();

@@ -244,7 +244,7 @@ fn parallel_runs_give_the_same_result_and_calls_as_serial_runs() {
 }
 
 #[test]
-fn the_default_pipeline_drops_whole_lines_of_text_before_tokens_and_needs_fewer_calls() {
+fn the_default_pipeline_drops_whole_lines_of_text_before_tokens() {
     let sb = Sandbox::new();
     let text: String = (0..600)
         .map(|i| format!("entry {i} = value({i}, {}) # padding words here\n", i * 7))
@@ -265,26 +265,35 @@ fn the_default_pipeline_drops_whole_lines_of_text_before_tokens_and_needs_fewer_
         (stats(&sb, &stats_file), sb.read(out))
     };
     let (auto, auto_out) = calls_and_result(&[], "auto.cfg");
-    let (tokens, tokens_out) = calls_and_result(&["--algo", "drdd"], "tokens.cfg");
+    let (_, tokens_out) = calls_and_result(&["--algo", "drdd"], "tokens.cfg");
     let phases: Vec<&str> = auto["phases"]
         .as_array()
         .unwrap()
         .iter()
         .map(|p| p["name"].as_str().unwrap())
         .collect();
-    assert_eq!(phases, ["drdd-lines", "drdd", "format"]);
+    // The tree of blocks first: here every line is its own block, so it
+    // deletes lines as the lines pass would.
+    assert_eq!(
+        phases,
+        ["perses-sweep+drdd", "drdd-lines", "drdd", "format"]
+    );
     // Both end 1-minimal in tokens: the same four tokens. The tidy layout
     // would end the text with a line break instead of the space the oracle
     // greps for after `456`, so the oracle refused it.
     assert_eq!(auto_out, tokens_out);
-    let format = &auto["phases"][2];
+    let format = &auto["phases"][3];
     assert_eq!(
         (&format["tests"], &format["successes"]),
         (&1.into(), &0.into())
     );
-    let (a, t) = (
-        auto["oracle_calls"].as_u64(),
-        tokens["oracle_calls"].as_u64(),
+    // The first phase (the tree of lines) drops every line the oracle does
+    // not need; on this flat text it costs a few more tests than tokens
+    // alone (81 against 75), where lines then tokens cost fewer.
+    let first = &auto["phases"][0];
+    let per_line = text.lines().next().unwrap().split_whitespace().count() as u64;
+    assert!(
+        first["units_after"].as_u64().unwrap() <= 2 * (per_line + 4),
+        "{first}"
     );
-    assert!(a < t, "lines then tokens: {a:?} calls, tokens alone: {t:?}");
 }

@@ -233,6 +233,8 @@ fn bad_inputs_and_flags_are_refused_with_one_clear_line() {
                 "--oracle",
                 "needs-2-and-7.sh",
                 "numbers.txt",
+                "--lang",
+                "bytes",
                 "--algo",
                 "hdd",
             ],

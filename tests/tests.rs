@@ -9,6 +9,7 @@ mod flat;
 mod layout;
 mod oracle;
 mod reliability;
+mod text;
 mod tree;
 mod util;
 mod ux;

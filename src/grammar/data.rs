@@ -62,6 +62,7 @@ const KEYS: &[&str] = &[
     "member_globals",
     "positional_lists",
     "unwraps",
+    "layout",
 ];
 
 type Object = serde_json::Map<String, Value>;
@@ -97,7 +98,30 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
             .context("`consumers_accept_more` must be true or false")?;
     }
     apply_kind_lists(grammar, object)?;
+    apply_layout(grammar, object)?;
     apply_replacements(grammar, object)
+}
+
+/// `layout`: `{"blocks": [kinds], "lines": [kinds]}`, opting in to the
+/// layout made from the tree.
+fn apply_layout(grammar: &mut Grammar, object: &Object) -> Result<()> {
+    let Some(rule) = object.get("layout") else {
+        return Ok(());
+    };
+    let shape = "`layout` must be {\"blocks\": [kinds], \"lines\": [kinds]}";
+    let kinds = |key: &str| -> Result<Vec<&str>> {
+        rule.get(key).map_or(Ok(Vec::new()), |list| {
+            list.as_array()
+                .context(shape)?
+                .iter()
+                .map(|v| v.as_str().context(shape))
+                .collect()
+        })
+    };
+    if !rule.is_object() {
+        bail!(shape);
+    }
+    grammar.set_layout(&kinds("blocks")?, &kinds("lines")?)
 }
 
 /// `separators` and `optional_tokens`: parent kinds to token lists.
@@ -171,12 +195,13 @@ fn apply_kind_rules(grammar: &mut Grammar, object: &Object) -> Result<()> {
     Ok(())
 }
 
-/// `statement_values`: kinds to `{"within": [kinds], "value": [fields]}`.
+/// `statement_values`: kinds to `{"within": [kinds], "value": [fields],
+/// "terminator": text}` (the terminator optional).
 fn apply_statement_values(grammar: &mut Grammar, object: &Object) -> Result<()> {
     let Some(map) = object.get("statement_values") else {
         return Ok(());
     };
-    let shape = "`statement_values` must map kinds to {\"within\": [kinds], \"value\": [fields]}";
+    let shape = "`statement_values` must map kinds to {\"within\": [kinds], \"value\": [fields], \"terminator\": text}";
     for (kind, rule) in map.as_object().context(shape)? {
         let texts = |key: &str| -> Result<Vec<&str>> {
             rule[key]
@@ -186,7 +211,11 @@ fn apply_statement_values(grammar: &mut Grammar, object: &Object) -> Result<()> 
                 .map(|v| v.as_str().context(shape))
                 .collect()
         };
-        grammar.add_statement_value(kind, &texts("within")?, &texts("value")?)?;
+        let terminator = match rule.get("terminator") {
+            None => None,
+            Some(t) => Some(t.as_str().context(shape)?),
+        };
+        grammar.add_statement_value(kind, &texts("within")?, &texts("value")?, terminator)?;
     }
     Ok(())
 }

@@ -5,62 +5,81 @@
 //! breaks but those that end line comments and `#` lines), then, if the
 //! oracle rejects it, the layout that keeps every line break but drops
 //! indentation and needless spaces, then the tidy one. The default
-//! pipeline's readable result gets the tidy layout alone: the input's
-//! spacing, without the blank lines and line-end spaces that deletions
-//! leave behind. Whichever passes first is kept; if none does, the text
-//! keeps its whitespace as it was. Meaning that hangs on whitespace is
-//! therefore never changed unless the oracle still passes.
+//! (`readable`) proposes first the layout made from the parse tree
+//! (`tree::layout`: one statement, member or element per line, indented by
+//! nesting), in languages whose data opts in, then the tidy layout: the
+//! input's spacing, without the blank lines and line-end spaces that
+//! deletions leave behind; `--format original` proposes the tidy layout
+//! alone. Whichever passes first is kept; if none does, the text keeps its
+//! whitespace as it was. Meaning that hangs on whitespace is therefore
+//! never changed unless the oracle still passes.
 
 use std::sync::Arc;
 
-use crate::configuration::{Configuration, Layout, Proposal};
+use crate::configuration::{Configuration, Delta, Layout, Proposal};
+use crate::languages::Language;
 use crate::policy::Policy;
+use crate::tree::layout::lay_out_text;
 use crate::units::Units;
 
-/// Proposes the given layouts in order, skipping any that would not change
-/// a byte of the current text.
+/// Proposes the layout made from the tree (when it has one), then the
+/// given layouts in order, skipping any that would not change a byte of
+/// the current text.
 #[derive(Clone, Debug)]
 pub(crate) struct Format {
     layouts: &'static [Layout],
     units: Arc<Units>,
+    /// The grammar whose layout of the text is proposed first, if any.
+    language: Option<Language>,
     tried: usize,
 }
 
 /// `--format compact`: tightest first, the tidy layout last.
 pub(crate) const COMPACT_LAYOUTS: &[Layout] = &[Layout::Compact, Layout::Lines, Layout::Tidy];
 
-/// The default pipeline's readable result.
+/// The default pipeline's readable result, after the tree's layout.
 pub(crate) const READABLE_LAYOUTS: &[Layout] = &[Layout::Tidy];
 
 /// How the result's whitespace is laid out (`--format`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Style {
-    /// The whitespace each kept token had in the input (tidied by the
-    /// default pipeline).
+    /// Laid out from the parse tree, one statement, member or element per
+    /// line (languages whose data opts in), else the input's whitespace
+    /// tidied.
     #[default]
     Readable,
+    /// The whitespace each kept token had in the input (tidied by the
+    /// default pipeline).
+    Original,
     /// As little whitespace as the oracle allows (tried once at the end).
     Compact,
 }
 
 impl Style {
     /// Every style, in `--format`'s order.
-    pub const ALL: [Style; 2] = [Style::Readable, Style::Compact];
+    pub const ALL: [Style; 3] = [Style::Readable, Style::Original, Style::Compact];
 
     /// The style's name on the command line.
     pub fn name(self) -> &'static str {
         match self {
             Style::Readable => "readable",
+            Style::Original => "original",
             Style::Compact => "compact",
         }
     }
 
-    /// The layouts the format pass proposes for this style, in order.
+    /// The layouts the format pass proposes for this style, in order
+    /// (after the tree's own, for [`Style::Readable`]).
     pub(crate) fn layouts(self) -> &'static [Layout] {
         match self {
-            Style::Readable => READABLE_LAYOUTS,
+            Style::Readable | Style::Original => READABLE_LAYOUTS,
             Style::Compact => COMPACT_LAYOUTS,
         }
+    }
+
+    /// Whether the layout made from the tree is proposed first.
+    pub(crate) fn lays_out_by_tree(self) -> bool {
+        self == Style::Readable
     }
 }
 
@@ -69,8 +88,56 @@ impl Format {
         Format {
             layouts,
             units,
+            language: None,
             tried: 0,
         }
+    }
+
+    /// Proposes first the text laid out from a fresh parse with `language`
+    /// (when its grammar has layout facts): the tree the run started from
+    /// no longer matches a text that the closing passes changed.
+    pub fn laid_out_as(mut self, language: Option<Language>) -> Self {
+        self.language = language;
+        self
+    }
+
+    /// `current`, the text of `config`, laid out from its parse, as
+    /// rewrites of the kept units: each byte of the layout that is not
+    /// whitespace goes to the unit whose text holds it, with the
+    /// whitespace before it (the whitespace at the end to the last unit).
+    fn tree_layout(
+        &self,
+        language: Language,
+        config: &Configuration,
+        current: &[u8],
+    ) -> Option<Proposal> {
+        let laid = lay_out_text(language, current)?;
+        if laid == current {
+            return None;
+        }
+        // Pieces of whitespace, each ended by one byte that is not.
+        let mut pieces = laid.split_inclusive(|b| !b.is_ascii_whitespace());
+        let mut rewrites: Vec<(u32, Vec<u8>)> = Vec::new();
+        for u in config.kept.iter() {
+            let solid = self.units.token_text(config, u);
+            let mut text = Vec::new();
+            for _ in solid.iter().filter(|b| !b.is_ascii_whitespace()) {
+                text.extend_from_slice(pieces.next()?);
+            }
+            rewrites.push((u, text));
+        }
+        let (_, last) = rewrites.last_mut()?;
+        pieces.for_each(|rest| last.extend_from_slice(rest));
+        let proposal = Proposal {
+            delta: Delta::new(),
+            rewrites: rewrites
+                .into_iter()
+                .map(|(u, t)| (u, Arc::from(t)))
+                .collect(),
+            layout: Some(Layout::Given),
+        };
+        let relaid = config.apply(&proposal)?;
+        (self.units.render(&relaid) == laid).then_some(proposal)
     }
 }
 
@@ -83,6 +150,11 @@ impl Policy for Format {
 
     fn next_proposal(&mut self, config: &Configuration) -> Option<Proposal> {
         let current = self.units.render(config);
+        if let Some(language) = self.language.take()
+            && let Some(proposal) = self.tree_layout(language, config, &current)
+        {
+            return Some(proposal);
+        }
         while let Some(&layout) = self.layouts.get(self.tried) {
             self.tried += 1;
             let mut relaid = config.clone();

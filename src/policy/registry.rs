@@ -11,6 +11,7 @@
 use std::sync::{Arc, OnceLock};
 
 use crate::bitset::BitSet;
+use crate::languages::Language;
 use crate::policy::drdd::DrDd;
 use crate::policy::flat::FlatPolicy;
 use crate::policy::format::{Format, Style};
@@ -66,7 +67,8 @@ pub struct Entry {
     /// Its name on the command line, in tests and benchmarks.
     pub name: &'static str,
     pub role: Role,
-    /// Whether it works on the parse tree (and so needs a grammar).
+    /// Whether it works on the parse tree (a grammar's, or text's tree of
+    /// blocks; never bytes).
     pub needs_tree: bool,
     /// Whether `--inner` chooses the list minimizer it runs over nodes.
     pub takes_inner: bool,
@@ -124,6 +126,9 @@ pub struct BuildContext {
     /// The text is the result of an earlier round of the default pipeline
     /// (see `Plan::for_a_later_round`).
     pub(crate) later_round: bool,
+    /// The grammar the text is parsed with, if any: the format pass lays
+    /// the result out from a fresh parse of it (`tree::layout`).
+    pub(crate) language: Option<Language>,
     /// Each unit's length in bytes, the flat minimizers' weights; built
     /// when the first flat policy is (a tree run's first phases do not
     /// need it, and it costs 8 bytes a unit).
@@ -139,6 +144,7 @@ impl BuildContext {
             inner: Minimizer::DdMin,
             tuning: Tuning::default(),
             later_round: false,
+            language: None,
             weights: OnceLock::new(),
         }
     }
@@ -293,7 +299,8 @@ pub static HDD: Entry = Entry {
     algo: Some(AlgoDoc {
         listing: "\
 hierarchical DD over the parse tree, level by level (--fixpoint: HDD*,
-           1-tree-minimal; --any-node: every node deletable). Needs a grammar.",
+           1-tree-minimal; --any-node: every node deletable). Needs a grammar,
+           or text (its tree of indentation blocks and brackets).",
         works_on: "parse tree",
         tests: "O(n²) per sweep",
         pick_when: "structured input, simple and predictable",
@@ -448,7 +455,11 @@ pub(crate) static FORMAT: Entry = Entry {
     role: Role::Pass,
     needs_tree: false,
     takes_inner: false,
-    builder: Some(|cx| Box::new(Format::new(cx.tuning.format.layouts(), cx.units()))),
+    builder: Some(|cx| {
+        let style = cx.tuning.format;
+        let language = cx.language.filter(|_| style.lays_out_by_tree());
+        Box::new(Format::new(style.layouts(), cx.units()).laid_out_as(language))
+    }),
     description: "Other whitespace layouts, the first the oracle accepts kept (`--format`)",
     guarantee: "none: the first layout the oracle accepts",
     algo: None,

@@ -61,7 +61,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::configuration::{Configuration, Delta, Proposal};
-use crate::grammar::{KindId, Role};
+use crate::grammar::{ANY_CHILD, KindId, Role};
 use crate::policy::Policy;
 use crate::tree::{Liveness, NodeId, Sizes, Tree};
 use crate::units::Units;
@@ -284,8 +284,11 @@ impl Simplify {
     fn children_in<'a>(&'a self, n: NodeId, field: &'a str) -> impl Iterator<Item = NodeId> + 'a {
         let pass = self.pass.as_ref().expect("inside a pass");
         let tree = &self.tree;
+        let wanted = (field != ANY_CHILD).then_some(field);
         tree.children(n).filter(move |&c| {
-            tree.grammar.field_name(tree.slot(c)) == Some(field)
+            tree.grammar.field_name(tree.slot(c)) == wanted
+                && (wanted.is_some() || tree.grammar.is_named(tree.kind(c)))
+                && tree.role(c) != Role::Extra
                 && pass.size.get(c) > 0
                 && pass.live.is_live(c)
         })
@@ -364,9 +367,9 @@ impl Simplify {
         let grammar = &tree.grammar;
         let mut out = Vec::new();
         if let Some(p) = tree.parent(n)
-            && let Some(path) = grammar.statement_value(tree.kind(n), tree.kind(p))
+            && let Some(rule) = grammar.statement_value(tree.kind(n), tree.kind(p))
         {
-            out.extend(self.statement_values(n, path));
+            out.extend(self.statement_values(n, &rule.path, rule.terminator.as_deref(), config));
         }
         if grammar.member_global(tree.kind(n)).is_some() {
             out.extend(self.member_globals(n, config));
@@ -542,12 +545,26 @@ impl Simplify {
     }
 
     /// `n` cut down to a value at `path` and its own last kept token, for
-    /// each such value: `int a = f();` → `f();`.
-    fn statement_values(&self, n: NodeId, path: &[String]) -> Vec<Proposal> {
+    /// each such value: `int a = f();` → `f();`; or, with a `terminator`,
+    /// to the value with the terminator after its last kept token:
+    /// `if (c) {}` → `c;`.
+    fn statement_values(
+        &self,
+        n: NodeId,
+        path: &[String],
+        terminator: Option<&str>,
+        config: &Configuration,
+    ) -> Vec<Proposal> {
         let pass = self.pass.as_ref().expect("inside a pass");
         let mut values = Vec::new();
         self.follow(n, path, &mut values);
         let all = self.tree.tokens(n);
+        if let Some(terminator) = terminator {
+            return values
+                .into_iter()
+                .filter_map(|value| self.terminated_value(n, value, terminator, config))
+                .collect();
+        }
         let Some(last) = pass.kept_in(all.clone()).last() else {
             return Vec::new();
         };
@@ -572,6 +589,35 @@ impl Simplify {
                 })
             })
             .collect()
+    }
+
+    /// `n` cut down to `value`, the `terminator` written after the
+    /// value's last kept token (a rewrite of that token), when that leaves
+    /// fewer tokens.
+    fn terminated_value(
+        &self,
+        n: NodeId,
+        value: NodeId,
+        terminator: &str,
+        config: &Configuration,
+    ) -> Option<Proposal> {
+        let pass = self.pass.as_ref().expect("inside a pass");
+        let all = self.tree.tokens(n);
+        let kept = self.tree.tokens(value);
+        let last = pass.kept_in(kept.clone()).last()?;
+        if pass.size.get(n) <= pass.size.get(value) {
+            return None;
+        }
+        let mut text = self.units.token_text(config, last).to_vec();
+        text.extend_from_slice(terminator.as_bytes());
+        let mut delta = Delta::new();
+        delta.push(all.start..kept.start);
+        delta.push(kept.end..all.end);
+        Some(Proposal {
+            delta,
+            rewrites: vec![(last, Arc::from(text))],
+            layout: None,
+        })
     }
 
     /// The top-level item holding `n` (`n` itself at the top level) and
@@ -1317,6 +1363,38 @@ int main(void) {
             t.contains("{ int a = g()")
         });
         assert!(out.text.contains("{ int a = g()"), "{}", out.text);
+    }
+
+    #[test]
+    fn a_statement_that_only_tests_a_condition_becomes_the_condition_as_a_statement() {
+        // The bug needs the comparison (a compiler's warning about it),
+        // not the `if` around it.
+        let needs_comparison = |t: &str| t.contains("p + 1 == 0");
+        for (lang, source) in [
+            (
+                "c",
+                "void f(int p) { if (p + 1 == 0) {} while (p) { g(); } }\n",
+            ),
+            (
+                "cpp",
+                "void f(int p) { if (p + 1 == 0) {} while (p) { g(); } }\n",
+            ),
+        ] {
+            let out = simplify(Language::named(lang), source, needs_comparison);
+            assert!(
+                collapse(&out.text).contains("{ p + 1 == 0; "),
+                "{lang}: {}",
+                out.text
+            );
+            // The loop the bug does not need went the same way.
+            assert!(!out.text.contains("while"), "{lang}: {}", out.text);
+        }
+        // Where the bug needs the branch, the `if` stays.
+        let source = "void f(int p) { if (p + 1 == 0) { g(); } }\n";
+        let out = simplify(Language::named("c"), source, |t| {
+            t.contains("p + 1 == 0") && t.contains("g()")
+        });
+        assert!(out.text.contains("if (p + 1 == 0)"), "{}", out.text);
     }
 
     #[test]

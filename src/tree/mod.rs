@@ -9,7 +9,9 @@
 //! Trees come from tree-sitter (`parse`) or are built by hand (`toy`, in tests) for
 //! the tutorial's examples.
 
+pub mod blocks;
 mod compact;
+pub(crate) mod layout;
 pub mod parse;
 pub mod sitter;
 #[cfg(test)]
