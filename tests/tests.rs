@@ -5,6 +5,7 @@
 mod cluster;
 mod determinism;
 mod flat;
+mod languages;
 mod layout;
 mod oracle;
 mod reliability;

@@ -4,7 +4,7 @@ use crate::util::{Sandbox, assert_exit, assert_invariants, stats};
 
 /// Reduces `input` of `fixture` with `args` (into `out`, stats in `s.json`),
 /// asserting the invariants every end-to-end run keeps.
-fn reduce_fixture(
+pub(crate) fn reduce_fixture(
     fixture: &str,
     input: &str,
     args: &[&str],
@@ -16,7 +16,7 @@ fn reduce_fixture(
 
 /// [`reduce_fixture`] without the invariants, for runs kept only for
 /// comparison.
-fn run_fixture(fixture: &str, input: &str, args: &[&str]) -> (Sandbox, serde_json::Value, Vec<u8>) {
+pub(crate) fn run_fixture(fixture: &str, input: &str, args: &[&str]) -> (Sandbox, serde_json::Value, Vec<u8>) {
     let sb = Sandbox::new();
     sb.fixture(fixture);
     let original = sb.read(input);
