@@ -6,7 +6,9 @@
 //! `--format`) are parsed straight into the library's own types, their
 //! possible values built from the library's names (the policy registry,
 //! [`Minimizer::ALL`], [`Lang::all`], ...). [`Cli::settings`] refuses
-//! flags out of range (exit 2). The optional subcommands (`completions`,
+//! flags out of range (exit 2), and loads a `--grammar` library (exit 2 if
+//! it cannot be used). `--lang` also takes a name of no built-in language,
+//! for `--grammar`. The optional subcommands (`completions`,
 //! `man`) are handled by the binary before a run.
 
 use std::path::PathBuf;
@@ -274,17 +276,32 @@ pub struct Cli {
     /// build` makes it) to parse the input with; needs --node-types. Its
     /// language is named by --lang, else by the file name
     /// (`libtree-sitter-foo.so` is `foo`).
-    #[arg(long, value_name = "LIB", requires = "node_types", help_heading = "Algorithm")]
+    #[arg(
+        long,
+        value_name = "LIB",
+        requires = "node_types",
+        help_heading = "Algorithm"
+    )]
     pub(crate) grammar: Option<PathBuf>,
 
     /// The grammar's `node-types.json` (with --grammar).
-    #[arg(long, value_name = "FILE", requires = "grammar", help_heading = "Algorithm")]
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "grammar",
+        help_heading = "Algorithm"
+    )]
     pub(crate) node_types: Option<PathBuf>,
 
     /// A data file for the grammar, in the format of reduce's
     /// `grammars/<lang>.json` (with --grammar; optional: separators are
     /// also derived from the tree).
-    #[arg(long, value_name = "FILE", requires = "grammar", help_heading = "Algorithm")]
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "grammar",
+        help_heading = "Algorithm"
+    )]
     pub(crate) grammar_data: Option<PathBuf>,
 
     /// perses (and auto's tree phase): the order of the edits. `sweep` walks
@@ -473,7 +490,9 @@ impl Cli {
             })
         };
         let node_types = read(
-            self.node_types.as_ref().expect("clap requires --node-types"),
+            self.node_types
+                .as_ref()
+                .expect("clap requires --node-types"),
             "node types",
         )?;
         let data = match &self.grammar_data {

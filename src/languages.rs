@@ -106,8 +106,20 @@ impl LanguageDef {
     }
 }
 
-/// The languages built into `reduce`.
-static BUILT_IN: [LanguageDef; 11] = [
+/// How many languages are built in: C, C++ and JSON, and those of the
+/// cargo features chosen.
+const BUILT_IN_COUNT: usize = 3
+    + cfg!(feature = "rust") as usize
+    + cfg!(feature = "python") as usize
+    + cfg!(feature = "javascript") as usize
+    + 2 * cfg!(feature = "typescript") as usize
+    + cfg!(feature = "go") as usize
+    + cfg!(feature = "java") as usize
+    + cfg!(feature = "bash") as usize;
+
+/// The languages built into `reduce` (those of C, C++ and JSON always,
+/// the others when their cargo feature is on, as it is by default).
+static BUILT_IN: [LanguageDef; BUILT_IN_COUNT] = [
     LanguageDef::built_in(
         "c",
         &["c", "h", "i"],
@@ -136,6 +148,7 @@ static BUILT_IN: [LanguageDef; 11] = [
     )
     .pieces(Pieces::Containers)
     .any_case(),
+    #[cfg(feature = "rust")]
     LanguageDef::built_in(
         "rust",
         &["rs"],
@@ -143,6 +156,7 @@ static BUILT_IN: [LanguageDef; 11] = [
         tree_sitter_rust::NODE_TYPES,
         include_str!("../grammars/rust.json"),
     ),
+    #[cfg(feature = "python")]
     LanguageDef::built_in(
         "python",
         &["py", "pyi", "pyw"],
@@ -151,6 +165,7 @@ static BUILT_IN: [LanguageDef; 11] = [
         include_str!("../grammars/python.json"),
     )
     .interpreters(&["python", "pypy"]),
+    #[cfg(feature = "javascript")]
     LanguageDef::built_in(
         "javascript",
         &["js", "mjs", "cjs", "jsx"],
@@ -159,6 +174,7 @@ static BUILT_IN: [LanguageDef; 11] = [
         include_str!("../grammars/javascript.json"),
     )
     .interpreters(&["node", "nodejs"]),
+    #[cfg(feature = "typescript")]
     LanguageDef::built_in(
         "typescript",
         &["ts", "mts", "cts"],
@@ -166,6 +182,7 @@ static BUILT_IN: [LanguageDef; 11] = [
         tree_sitter_typescript::TYPESCRIPT_NODE_TYPES,
         include_str!("../grammars/typescript.json"),
     ),
+    #[cfg(feature = "typescript")]
     LanguageDef::built_in(
         "tsx",
         &["tsx"],
@@ -173,6 +190,7 @@ static BUILT_IN: [LanguageDef; 11] = [
         tree_sitter_typescript::TSX_NODE_TYPES,
         include_str!("../grammars/typescript.json"),
     ),
+    #[cfg(feature = "go")]
     LanguageDef::built_in(
         "go",
         &["go"],
@@ -180,6 +198,7 @@ static BUILT_IN: [LanguageDef; 11] = [
         tree_sitter_go::NODE_TYPES,
         include_str!("../grammars/go.json"),
     ),
+    #[cfg(feature = "java")]
     LanguageDef::built_in(
         "java",
         &["java"],
@@ -187,6 +206,7 @@ static BUILT_IN: [LanguageDef; 11] = [
         tree_sitter_java::NODE_TYPES,
         include_str!("../grammars/java.json"),
     ),
+    #[cfg(feature = "bash")]
     LanguageDef::built_in(
         "bash",
         &["sh", "bash"],
@@ -553,14 +573,14 @@ mod tests {
             ("bug.ii", Some(cpp)),
             ("x.H", Some(cpp)),
             ("x.CPP", None),
-            ("lib.rs", Some(Language::named("rust"))),
-            ("m.py", Some(Language::named("python"))),
-            ("a.mjs", Some(Language::named("javascript"))),
-            ("a.ts", Some(Language::named("typescript"))),
-            ("a.tsx", Some(Language::named("tsx"))),
-            ("main.go", Some(Language::named("go"))),
-            ("A.java", Some(Language::named("java"))),
-            ("run.sh", Some(Language::named("bash"))),
+            ("lib.rs", Language::from_name("rust")),
+            ("m.py", Language::from_name("python")),
+            ("a.mjs", Language::from_name("javascript")),
+            ("a.ts", Language::from_name("typescript")),
+            ("a.tsx", Language::from_name("tsx")),
+            ("main.go", Language::from_name("go")),
+            ("A.java", Language::from_name("java")),
+            ("run.sh", Language::from_name("bash")),
             ("Makefile", None),
             ("notes.txt", None),
         ] {
@@ -573,9 +593,9 @@ mod tests {
 
     #[test]
     fn a_shebang_line_names_the_language_when_the_extension_says_nothing() {
-        let python = Some(Language::named("python"));
-        let javascript = Some(Language::named("javascript"));
-        let bash = Some(Language::named("bash"));
+        let python = Language::from_name("python");
+        let javascript = Language::from_name("javascript");
+        let bash = Language::from_name("bash");
         for (path, head, lang) in [
             ("run", "#!/usr/bin/env python3\nprint(1)\n", python),
             ("run", "#!/usr/bin/python3.12 -u\n", python),
@@ -587,9 +607,17 @@ mod tests {
             ("x", "print(1)  # python\n", None),
             ("x", "", None),
             // The extension comes first.
-            ("x.c", "#!/usr/bin/env python3\n", Some(Language::named("c"))),
+            (
+                "x.c",
+                "#!/usr/bin/env python3\n",
+                Some(Language::named("c")),
+            ),
         ] {
-            assert_eq!(Language::detect(Path::new(path), head.as_bytes()), lang, "{head}");
+            assert_eq!(
+                Language::detect(Path::new(path), head.as_bytes()),
+                lang,
+                "{head}"
+            );
         }
     }
 
@@ -603,7 +631,11 @@ mod tests {
             ("lib.so", None),
             ("..so", None),
         ] {
-            assert_eq!(library::name_of(Path::new(file)).ok().as_deref(), name, "{file}");
+            assert_eq!(
+                library::name_of(Path::new(file)).ok().as_deref(),
+                name,
+                "{file}"
+            );
         }
     }
 

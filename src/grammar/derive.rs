@@ -53,9 +53,8 @@ mod tests {
     #[test]
     fn a_token_between_elements_of_a_list_becomes_its_separator_unless_data_says_otherwise() {
         let mut g = Grammar::from_node_types("toy", TOY).unwrap();
-        let [args, comma, semi, paren] =
-            [("args", true), (",", false), (";", false), ("(", false)]
-                .map(|(k, named)| g.find_kind(k, named).unwrap());
+        let [args, comma, semi, paren] = [("args", true), (",", false), (";", false), ("(", false)]
+            .map(|(k, named)| g.find_kind(k, named).unwrap());
         g.add_paired_token("(").unwrap();
         g.derive_separators([(args, comma), (args, comma), (args, paren)]);
         assert!(g.is_separator(args, comma));
@@ -65,6 +64,9 @@ mod tests {
         declared.add_separator("args", ";").unwrap();
         declared.derive_separators([(args, comma)]);
         assert!(declared.is_separator(args, semi));
-        assert!(!declared.is_separator(args, comma), "the data file's list stands");
+        assert!(
+            !declared.is_separator(args, comma),
+            "the data file's list stands"
+        );
     }
 }

@@ -16,7 +16,10 @@ pub(super) fn name_of(library: &Path) -> Result<String> {
         .and_then(|n| n.to_str())
         .map(|n| n.split('.').next().unwrap_or(n))
     else {
-        bail!("cannot tell the language of {}: use --lang NAME", library.display());
+        bail!(
+            "cannot tell the language of {}: use --lang NAME",
+            library.display()
+        );
     };
     let stem = stem.strip_prefix("lib").unwrap_or(stem);
     let stem = stem.strip_prefix("tree-sitter-").unwrap_or(stem);
