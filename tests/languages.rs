@@ -15,8 +15,12 @@ use crate::util::{Sandbox, assert_exit, assert_invariants, stats, succeeds_quiet
 /// visits each level once, so only no larger on a second run): as
 /// `language`, to less than half of its tokens.
 fn reduces_as_a_tree(fixture: &str, input: &str, language: &str) {
-    for args in [&[][..], &["--algo", "hdd"], &["--algo", "perses"]] {
-        let (_, s, _) = reduce_fixture(fixture, input, args);
+    // A fixed timeout: the default, 10x the original's run time, can cut
+    // a compiler short on a loaded machine, which makes runs differ.
+    let timeout = ["--timeout", "120"];
+    for algo in [&[][..], &["--algo", "hdd"], &["--algo", "perses"]] {
+        let args = [&timeout[..], algo].concat();
+        let (_, s, _) = reduce_fixture(fixture, input, &args);
         assert_eq!(s["language"], language, "{args:?}");
         let units = |f: &str| s[f].as_u64().unwrap();
         assert!(
