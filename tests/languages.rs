@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::tree::{reduce_fixture, run_fixture};
+use crate::tree::reduce_fixture;
 use crate::util::{Sandbox, assert_exit, assert_invariants, stats, succeeds_quietly};
 
 /// Reduces `input` of `fixture` with the default pipeline, then with hdd
@@ -34,22 +34,6 @@ fn reduces_as_a_tree(fixture: &str, input: &str, language: &str) {
 #[cfg(feature = "python")]
 fn a_python_exception_raised_in_an_except_clause_reduces_as_a_tree() {
     reduces_as_a_tree("python-except", "inventory.py", "python");
-}
-
-#[test]
-#[cfg(feature = "python")]
-fn a_python_file_reduces_further_as_a_tree_than_as_text() {
-    let (_, tree, _) = reduce_fixture("python-except", "inventory.py", &["-j", "1"]);
-    let (_, text, _) = run_fixture(
-        "python-except",
-        "inventory.py",
-        &["-j", "1", "--lang", "text"],
-    );
-    let field = |s: &serde_json::Value, f: &str| s[f].as_u64().unwrap();
-    assert!(
-        field(&tree, "bytes_after") < field(&text, "bytes_after"),
-        "as a tree: {tree}\nas text: {text}"
-    );
 }
 
 #[test]

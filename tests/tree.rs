@@ -16,11 +16,7 @@ pub(crate) fn reduce_fixture(
 
 /// [`reduce_fixture`] without the invariants, for runs kept only for
 /// comparison.
-pub(crate) fn run_fixture(
-    fixture: &str,
-    input: &str,
-    args: &[&str],
-) -> (Sandbox, serde_json::Value, Vec<u8>) {
+fn run_fixture(fixture: &str, input: &str, args: &[&str]) -> (Sandbox, serde_json::Value, Vec<u8>) {
     let sb = Sandbox::new();
     sb.fixture(fixture);
     let original = sb.read(input);
