@@ -13,7 +13,7 @@ use crate::util::{Sandbox, assert_exit, assert_invariants, stats, succeeds_quiet
 /// Reduces `input` of `fixture` with the default pipeline, then with hdd
 /// and perses, each kept interesting, no larger, a fixpoint (plain hdd
 /// visits each level once, so only no larger on a second run): as
-/// `language`, to less than half of its tokens.
+/// `language`, to less than half of its tokens (hdd: fewer).
 fn reduces_as_a_tree(fixture: &str, input: &str, language: &str) {
     // A fixed timeout: the default, 10x the original's run time, can cut
     // a compiler short on a loaded machine, which makes runs differ.
@@ -23,8 +23,14 @@ fn reduces_as_a_tree(fixture: &str, input: &str, language: &str) {
         let (_, s, _) = reduce_fixture(fixture, input, &args);
         assert_eq!(s["language"], language, "{args:?}");
         let units = |f: &str| s[f].as_u64().unwrap();
+        // Plain hdd visits each level once: it only has to shrink.
+        let most = if algo.is_empty() || algo[1] != "hdd" {
+            2
+        } else {
+            1
+        };
         assert!(
-            units("units_after") * 2 < units("units_before"),
+            units("units_after") * most < units("units_before"),
             "{args:?}: {s}"
         );
     }
