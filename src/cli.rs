@@ -6,7 +6,9 @@
 //! `--format`) are parsed straight into the library's own types, their
 //! possible values built from the library's names (the policy registry,
 //! [`Minimizer::ALL`], [`Lang::all`], ...). [`Cli::settings`] refuses
-//! flags out of range (exit 2). The optional subcommands (`completions`,
+//! flags out of range (exit 2), and loads a `--grammar` library (exit 2 if
+//! it cannot be used). `--lang` also takes a name of no built-in language,
+//! for `--grammar`. The optional subcommands (`completions`,
 //! `man`) are handled by the binary before a run.
 
 use std::path::PathBuf;
@@ -17,7 +19,7 @@ use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Parser, Subcommand};
 
 use crate::exit::{self, failure};
-use crate::languages::Lang;
+use crate::languages::{Lang, Language};
 use crate::pipeline::Strategy;
 use crate::policy::format::Style;
 use crate::policy::hdd::HddOptions;
@@ -56,7 +58,7 @@ Exit codes:
   1  an error: unreadable, empty, binary (for a language with a grammar) or
      too large input, unwritable output, a final result that is no longer
      interesting
-  2  bad usage
+  2  bad usage, or a --grammar library that cannot be used
   3  the oracle cannot be trusted: the original input is not interesting (a
      diagnosis or a recipe to reproduce the check by hand is printed), its
      verdicts on the original disagree (flaky), or it accepts an empty file
@@ -95,9 +97,37 @@ fn unit_parser() -> impl TypedValueParser<Value = UnitKind> {
     one_of(UnitKind::ALL.map(|k| (PossibleValue::new(k.name()), k)))
 }
 
-/// `--lang`: the languages with a grammar, then text and bytes.
-fn lang_parser() -> impl TypedValueParser<Value = Lang> {
-    one_of(Lang::all().map(|lang| (PossibleValue::new(lang.name()), lang)))
+/// What `--lang` names: a language `reduce` knows, or, for `--grammar`,
+/// another.
+#[derive(Clone, Debug)]
+pub(crate) enum LangArg {
+    Known(Lang),
+    Other(String),
+}
+
+/// `--lang`: the languages with a grammar, then text and bytes (offered
+/// to help and completions); any other name is kept for `--grammar`.
+#[derive(Clone)]
+struct LangParser;
+
+impl TypedValueParser for LangParser {
+    type Value = LangArg;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<LangArg, clap::Error> {
+        let name = clap::builder::NonEmptyStringValueParser::new().parse_ref(cmd, arg, value)?;
+        Ok(Lang::all()
+            .find(|l| l.name().eq_ignore_ascii_case(&name))
+            .map_or(LangArg::Other(name), LangArg::Known))
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(Lang::all().map(|l| PossibleValue::new(l.name()))))
+    }
 }
 
 /// `--perses-schedule`.
@@ -244,9 +274,43 @@ pub struct Cli {
     #[arg(long, value_parser = unit_parser(), help_heading = "Algorithm")]
     pub(crate) unit: Option<UnitKind>,
 
-    /// The input's language [default: from the file extension].
-    #[arg(long, value_parser = lang_parser(), help_heading = "Algorithm")]
-    pub(crate) lang: Option<Lang>,
+    /// The input's language [default: from the file extension, else the
+    /// `#!` line]; with --grammar, any name (the library's symbol is
+    /// `tree_sitter_<NAME>`).
+    #[arg(long, value_parser = LangParser, help_heading = "Algorithm")]
+    pub(crate) lang: Option<LangArg>,
+
+    /// A tree-sitter grammar built as a shared library (as `tree-sitter
+    /// build` makes it) to parse the input with; needs --node-types. Its
+    /// language is named by --lang, else by the file name
+    /// (`libtree-sitter-foo.so` is `foo`).
+    #[arg(
+        long,
+        value_name = "LIB",
+        requires = "node_types",
+        help_heading = "Algorithm"
+    )]
+    pub(crate) grammar: Option<PathBuf>,
+
+    /// The grammar's `node-types.json` (with --grammar).
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "grammar",
+        help_heading = "Algorithm"
+    )]
+    pub(crate) node_types: Option<PathBuf>,
+
+    /// A data file for the grammar, in the format of reduce's
+    /// `grammars/<lang>.json` (with --grammar; optional: separators are
+    /// also derived from the tree).
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "grammar",
+        help_heading = "Algorithm"
+    )]
+    pub(crate) grammar_data: Option<PathBuf>,
 
     /// perses (and auto's tree phase): the order of the edits. `sweep` walks
     /// the nodes once, largest first, trying a few replacements per node
@@ -381,6 +445,7 @@ impl Cli {
     /// requires them unless `--list-algos` or a subcommand is given).
     pub fn settings(self) -> Result<Settings> {
         let max_time = self.check()?;
+        let lang = self.language()?;
         let strategy = self.strategy();
         let jobs = self
             .jobs
@@ -397,7 +462,7 @@ impl Cli {
             check_flaky: self.check_flaky,
             recheck: self.recheck,
             allow_empty: self.allow_empty,
-            lang: self.lang,
+            lang,
             strategy,
             no_syntax_filter: self.no_syntax_filter,
             output: self.output,
@@ -412,6 +477,55 @@ impl Cli {
                 .fault_patience
                 .map(|s| Duration::from_secs_f64(s.clamp(0.0, 1e9))),
         })
+    }
+
+    /// The language `--lang` and `--grammar` ask for: a language of the
+    /// registry, or one loaded from `--grammar` (refused with exit 2 when
+    /// the library, its node-types or its data cannot be used).
+    fn language(&self) -> Result<Option<Lang>> {
+        let Some(library) = &self.grammar else {
+            return match &self.lang {
+                None => Ok(None),
+                Some(LangArg::Known(lang)) => Ok(Some(*lang)),
+                Some(LangArg::Other(name)) => {
+                    let names: Vec<&str> = Lang::all().map(Lang::name).collect();
+                    Err(failure(
+                        exit::USAGE,
+                        format!(
+                            "unknown --lang {name}: use one of {}, or load a grammar with --grammar",
+                            names.join(", ")
+                        ),
+                    ))
+                }
+            };
+        };
+        let name = match &self.lang {
+            Some(LangArg::Known(lang)) => lang.name().to_string(),
+            Some(LangArg::Other(name)) => name.clone(),
+            None => String::new(),
+        };
+        let read = |path: &PathBuf, what: &str| {
+            std::fs::read_to_string(path).map_err(|e| {
+                failure(
+                    exit::USAGE,
+                    format!("cannot read the {what} {}: {e}", path.display()),
+                )
+            })
+        };
+        let node_types = read(
+            self.node_types
+                .as_ref()
+                .expect("clap requires --node-types"),
+            "node types",
+        )?;
+        let data = match &self.grammar_data {
+            Some(path) => Some(read(path, "grammar data")?),
+            None => None,
+        };
+        let name = (!name.is_empty()).then_some(name.as_str());
+        Language::load(library, name, node_types, data)
+            .map(|l| Some(Lang::Tree(l)))
+            .map_err(|e| failure(exit::USAGE, format!("{e:#}")))
     }
 
     /// Refuses flags out of range; returns `--max-time` parsed.

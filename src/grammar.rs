@@ -8,9 +8,11 @@
 //! (supertypes such as C's `statement` expanded to their subtypes).
 //! Per-language knowledge node-types cannot give (separators, kinds never to
 //! delete, tokens that may go on their own, texts a node may be replaced by)
-//! is layered on top from `grammars/*.json` (`grammar/data.rs`).
+//! is layered on top from `grammars/*.json` (`grammar/data.rs`), and
+//! separators are also derived from each tree (`grammar/derive.rs`).
 
 mod data;
+mod derive;
 
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
@@ -131,6 +133,9 @@ pub struct Grammar {
     supertypes: HashMap<KindId, Vec<KindId>>,
     /// Anonymous kinds that separate list elements (e.g. `,`), by parent kind.
     separators: HashMap<KindId, Vec<KindId>>,
+    /// Parent kinds whose separators the data file gives: none are derived
+    /// for them (`grammar/derive.rs`).
+    separators_declared: rustc_hash::FxHashSet<KindId>,
     /// Kinds never deleted, whatever their slot says.
     never_delete: Vec<KindId>,
     /// Anonymous kinds that may be deleted on their own, by parent kind
@@ -377,6 +382,7 @@ impl Grammar {
             bail!("{}: unknown token `{separator}`", self.name);
         };
         self.separators.entry(p).or_default().push(s);
+        self.separators_declared.insert(p);
         Ok(())
     }
 

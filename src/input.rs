@@ -221,12 +221,13 @@ pub(crate) fn absolute(p: &Path) -> Result<PathBuf> {
     std::path::absolute(p).with_context(|| format!("cannot resolve {}", p.display()))
 }
 
-/// The input's language: `--lang`, else the extension, else text or bytes by content.
+/// The input's language: `--lang`, else the extension or the `#!` line,
+/// else text or bytes by content.
 fn choose_language(settings: &Settings, source: &[u8]) -> Result<Lang> {
     let input = &settings.input;
     let lang = match settings.lang {
         Some(lang) => lang,
-        None => match Language::from_path(input) {
+        None => match Language::detect(input, source) {
             Some(l) => Lang::Tree(l),
             None if crate::languages::looks_binary(source) => Lang::Bytes,
             None => Lang::Text,

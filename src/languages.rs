@@ -17,6 +17,8 @@ use anyhow::{Context, Result};
 
 use crate::grammar::Grammar;
 
+mod library;
+
 /// How a large input is cut into pieces for parsing, so that tree-sitter
 /// never holds the tree of more than a piece (see `tree/parse/pieces.rs`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,6 +30,16 @@ pub(crate) enum Pieces {
     /// Large bracketed containers are parsed in runs of their elements
     /// (`[` + elements + `]`): JSON.
     Containers,
+    /// Parsed whole, whatever its size.
+    Whole,
+}
+
+/// Where a language's tree-sitter grammar comes from.
+enum Source {
+    /// A grammar crate linked into `reduce`.
+    BuiltIn(fn() -> tree_sitter::Language),
+    /// A shared library loaded at run time (`--grammar`).
+    Loaded(tree_sitter::Language),
 }
 
 /// One language of the registry.
@@ -39,52 +51,170 @@ struct LanguageDef {
     /// Whether the extensions match in any letter case (`.JSON`); C's do
     /// not (`.C` is C++).
     pub extensions_any_case: bool,
+    /// Interpreters whose `#!` line selects it when the extension says
+    /// nothing (`#!/usr/bin/env python3`), without a version suffix.
+    pub interpreters: &'static [&'static str],
     /// The tree-sitter grammar.
-    pub ts_language: fn() -> tree_sitter::Language,
+    ts_language: Source,
     /// The grammar crate's `node-types.json`.
     pub node_types: &'static str,
-    /// `grammars/<name>.json`: what node-types cannot say.
-    pub data: &'static str,
+    /// `grammars/<name>.json`: what node-types cannot say (none for a
+    /// grammar loaded without one: everything comes from node-types and
+    /// what the tree shows, see `grammar/derive.rs`).
+    pub data: Option<&'static str>,
     pub pieces: Pieces,
     /// The grammar facts, built on first use.
     grammar: OnceLock<Grammar>,
 }
 
-/// The languages built into `reduce`.
-static BUILT_IN: [LanguageDef; 3] = [
-    LanguageDef {
-        name: "c",
-        extensions: &["c", "h", "i"],
-        extensions_any_case: false,
-        ts_language: || tree_sitter_c::LANGUAGE.into(),
-        node_types: tree_sitter_c::NODE_TYPES,
-        data: include_str!("../grammars/c.json"),
-        pieces: Pieces::TopLevelItems,
-        grammar: OnceLock::new(),
-    },
-    LanguageDef {
-        name: "cpp",
+impl LanguageDef {
+    /// An entry of [`BUILT_IN`]: a grammar crate with its data file, parsed
+    /// whole (no cutting into pieces) and selected by no `#!` line.
+    const fn built_in(
+        name: &'static str,
+        extensions: &'static [&'static str],
+        ts_language: fn() -> tree_sitter::Language,
+        node_types: &'static str,
+        data: &'static str,
+    ) -> Self {
+        LanguageDef {
+            name,
+            extensions,
+            extensions_any_case: false,
+            interpreters: &[],
+            ts_language: Source::BuiltIn(ts_language),
+            node_types,
+            data: Some(data),
+            pieces: Pieces::Whole,
+            grammar: OnceLock::new(),
+        }
+    }
+
+    const fn interpreters(mut self, interpreters: &'static [&'static str]) -> Self {
+        self.interpreters = interpreters;
+        self
+    }
+
+    const fn pieces(mut self, pieces: Pieces) -> Self {
+        self.pieces = pieces;
+        self
+    }
+
+    const fn any_case(mut self) -> Self {
+        self.extensions_any_case = true;
+        self
+    }
+}
+
+/// How many languages are built in: C, C++ and JSON, and those of the
+/// cargo features chosen.
+const BUILT_IN_COUNT: usize = 3
+    + cfg!(feature = "rust") as usize
+    + cfg!(feature = "python") as usize
+    + cfg!(feature = "javascript") as usize
+    + 2 * cfg!(feature = "typescript") as usize
+    + cfg!(feature = "go") as usize
+    + cfg!(feature = "java") as usize
+    + cfg!(feature = "bash") as usize;
+
+/// The languages built into `reduce` (those of C, C++ and JSON always,
+/// the others when their cargo feature is on, as it is by default).
+static BUILT_IN: [LanguageDef; BUILT_IN_COUNT] = [
+    LanguageDef::built_in(
+        "c",
+        &["c", "h", "i"],
+        || tree_sitter_c::LANGUAGE.into(),
+        tree_sitter_c::NODE_TYPES,
+        include_str!("../grammars/c.json"),
+    )
+    .pieces(Pieces::TopLevelItems),
+    LanguageDef::built_in(
+        "cpp",
         // `.C` and `.H` are C++ where `.c` and `.h` are C.
-        extensions: &[
+        &[
             "cpp", "cc", "cxx", "c++", "C", "hpp", "hh", "hxx", "H", "ii", "ipp", "tcc",
         ],
-        extensions_any_case: false,
-        ts_language: || tree_sitter_cpp::LANGUAGE.into(),
-        node_types: tree_sitter_cpp::NODE_TYPES,
-        data: include_str!("../grammars/cpp.json"),
-        pieces: Pieces::TopLevelItems,
-        grammar: OnceLock::new(),
-    },
-    LanguageDef {
-        name: "json",
-        extensions: &["json"],
-        extensions_any_case: true,
-        ts_language: || tree_sitter_json::LANGUAGE.into(),
-        node_types: tree_sitter_json::NODE_TYPES,
-        data: include_str!("../grammars/json.json"),
-        pieces: Pieces::Containers,
-        grammar: OnceLock::new(),
-    },
+        || tree_sitter_cpp::LANGUAGE.into(),
+        tree_sitter_cpp::NODE_TYPES,
+        include_str!("../grammars/cpp.json"),
+    )
+    .pieces(Pieces::TopLevelItems),
+    LanguageDef::built_in(
+        "json",
+        &["json"],
+        || tree_sitter_json::LANGUAGE.into(),
+        tree_sitter_json::NODE_TYPES,
+        include_str!("../grammars/json.json"),
+    )
+    .pieces(Pieces::Containers)
+    .any_case(),
+    #[cfg(feature = "rust")]
+    LanguageDef::built_in(
+        "rust",
+        &["rs"],
+        || tree_sitter_rust::LANGUAGE.into(),
+        tree_sitter_rust::NODE_TYPES,
+        include_str!("../grammars/rust.json"),
+    ),
+    #[cfg(feature = "python")]
+    LanguageDef::built_in(
+        "python",
+        &["py", "pyi", "pyw"],
+        || tree_sitter_python::LANGUAGE.into(),
+        tree_sitter_python::NODE_TYPES,
+        include_str!("../grammars/python.json"),
+    )
+    .interpreters(&["python", "pypy"]),
+    #[cfg(feature = "javascript")]
+    LanguageDef::built_in(
+        "javascript",
+        &["js", "mjs", "cjs", "jsx"],
+        || tree_sitter_javascript::LANGUAGE.into(),
+        tree_sitter_javascript::NODE_TYPES,
+        include_str!("../grammars/javascript.json"),
+    )
+    .interpreters(&["node", "nodejs"]),
+    #[cfg(feature = "typescript")]
+    LanguageDef::built_in(
+        "typescript",
+        &["ts", "mts", "cts"],
+        || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
+        tree_sitter_typescript::TYPESCRIPT_NODE_TYPES,
+        include_str!("../grammars/typescript.json"),
+    ),
+    #[cfg(feature = "typescript")]
+    LanguageDef::built_in(
+        "tsx",
+        &["tsx"],
+        || tree_sitter_typescript::LANGUAGE_TSX.into(),
+        tree_sitter_typescript::TSX_NODE_TYPES,
+        include_str!("../grammars/typescript.json"),
+    ),
+    #[cfg(feature = "go")]
+    LanguageDef::built_in(
+        "go",
+        &["go"],
+        || tree_sitter_go::LANGUAGE.into(),
+        tree_sitter_go::NODE_TYPES,
+        include_str!("../grammars/go.json"),
+    ),
+    #[cfg(feature = "java")]
+    LanguageDef::built_in(
+        "java",
+        &["java"],
+        || tree_sitter_java::LANGUAGE.into(),
+        tree_sitter_java::NODE_TYPES,
+        include_str!("../grammars/java.json"),
+    ),
+    #[cfg(feature = "bash")]
+    LanguageDef::built_in(
+        "bash",
+        &["sh", "bash"],
+        || tree_sitter_bash::LANGUAGE.into(),
+        tree_sitter_bash::NODE_TYPES,
+        include_str!("../grammars/bash.json"),
+    )
+    .interpreters(&["bash", "sh", "dash"]),
 ];
 
 /// A language of the registry: a cheap handle to its entry.
@@ -143,9 +273,58 @@ impl Language {
         })
     }
 
+    /// The language of an input: from its file's extension, else from the
+    /// interpreter its `#!` line names (`#!/usr/bin/env python3`,
+    /// `#!/bin/sh -e`), if a language of the registry has it.
+    pub(crate) fn detect(path: &Path, head: &[u8]) -> Option<Language> {
+        if let Some(lang) = Language::from_path(path) {
+            return Some(lang);
+        }
+        let interpreter = shebang_interpreter(head)?;
+        Language::all().find(|l| l.0.interpreters.contains(&interpreter))
+    }
+
+    /// A language whose grammar is the shared library `library` (as
+    /// `tree-sitter build` makes it), with its `node-types.json` text and
+    /// optionally a data file in the `grammars/` format. Its name is
+    /// `name`, else the library's (`libtree-sitter-foo.so` is `foo`); the
+    /// library must export `tree_sitter_<name>` of an ABI version this
+    /// tree-sitter reads. The entry lives as long as the process.
+    pub fn load(
+        library: &Path,
+        name: Option<&str>,
+        node_types: String,
+        data: Option<String>,
+    ) -> Result<Language> {
+        let name = match name {
+            Some(name) => name.to_string(),
+            None => library::name_of(library)?,
+        };
+        let ts_language = library::load(library, &name)?;
+        let leak = |s: String| -> &'static str { Box::leak(s.into_boxed_str()) };
+        let def = LanguageDef {
+            name: leak(name),
+            extensions: &[],
+            extensions_any_case: false,
+            interpreters: &[],
+            ts_language: Source::Loaded(ts_language),
+            node_types: leak(node_types),
+            data: data.map(leak),
+            pieces: Pieces::Whole,
+            grammar: OnceLock::new(),
+        };
+        let lang = Language(Box::leak(Box::new(def)));
+        let grammar = lang.load_grammar()?;
+        let _ = lang.0.grammar.set(grammar);
+        Ok(lang)
+    }
+
     /// The tree-sitter language to parse with.
     pub(crate) fn ts_language(self) -> tree_sitter::Language {
-        (self.0.ts_language)()
+        match &self.0.ts_language {
+            Source::BuiltIn(make) => make(),
+            Source::Loaded(language) => language.clone(),
+        }
     }
 
     /// The grammar crate's `node-types.json`.
@@ -153,33 +332,46 @@ impl Language {
         self.0.node_types
     }
 
-    /// The per-language data of `grammars/<lang>.json`.
-    fn grammar_data(self) -> &'static str {
-        self.0.data
-    }
-
     /// How a large input is cut into pieces for parsing.
     pub(crate) fn pieces(self) -> Pieces {
         self.0.pieces
     }
 
-    /// Builds the grammar facts: node-types, then `grammars/<lang>.json`.
+    /// Builds the grammar facts: node-types, then the data file, if any.
     fn load_grammar(self) -> Result<Grammar> {
         let mut grammar = Grammar::from_node_types(self.name(), self.node_types())?;
-        grammar
-            .apply_data(self.grammar_data())
-            .with_context(|| format!("grammars/{}.json", self.name()))?;
+        if let Some(data) = self.0.data {
+            grammar
+                .apply_data(data)
+                .with_context(|| format!("the grammar data of {}", self.name()))?;
+        }
         Ok(grammar)
     }
 
     /// The grammar facts, built once per process.
     pub(crate) fn grammar(self) -> &'static Grammar {
-        // The embedded data is checked by the tests, so failing here is a bug.
+        // The embedded data is checked by the tests, and a loaded
+        // language's grammar is built when it is loaded, so failing here is
+        // a bug.
         self.0.grammar.get_or_init(|| match self.load_grammar() {
             Ok(g) => g,
             Err(e) => panic!("built-in grammar data is invalid: {e:#}"),
         })
     }
+}
+
+/// The interpreter a `#!` line at the start of `head` names, without its
+/// directory and version (`#!/usr/bin/env -S python3.12 -u` is `python`).
+fn shebang_interpreter(head: &[u8]) -> Option<&str> {
+    let line = head.strip_prefix(b"#!")?;
+    let line = &line[..line.iter().position(|&b| b == b'\n').unwrap_or(line.len())];
+    let line = std::str::from_utf8(line).ok()?;
+    let mut words = line.split_ascii_whitespace();
+    let mut program = words.next()?.rsplit('/').next()?;
+    if program == "env" {
+        program = words.find(|w| !w.starts_with('-'))?;
+    }
+    Some(program.trim_end_matches(|c: char| c.is_ascii_digit() || c == '.'))
 }
 
 /// The input's language as far as reduction is concerned.
@@ -224,6 +416,21 @@ pub(crate) fn looks_binary(bytes: &[u8]) -> bool {
 }
 
 #[cfg(test)]
+impl Language {
+    /// `self` as a grammar loaded without a data file would be: node-types
+    /// and what each tree shows only. The entry lives as long as the process.
+    pub(crate) fn without_data(self) -> Language {
+        let def = LanguageDef {
+            ts_language: Source::Loaded(self.ts_language()),
+            data: None,
+            grammar: OnceLock::new(),
+            ..*self.0
+        };
+        Language(Box::leak(Box::new(def)))
+    }
+}
+
+#[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::Value;
@@ -235,7 +442,7 @@ mod tests {
                 .load_grammar()
                 .unwrap_or_else(|e| panic!("{}: {e:#}", lang.name()));
             let bare = Grammar::from_node_types(lang.name(), lang.node_types()).unwrap();
-            let data: Value = serde_json::from_str(lang.grammar_data()).unwrap();
+            let data: Value = serde_json::from_str(lang.0.data.unwrap()).unwrap();
             // Each named kind and token must exist in the bare grammar.
             let kind_id = |kind: &str| {
                 let k = bare.find_kind(kind, true);
@@ -367,6 +574,14 @@ mod tests {
             ("bug.ii", Some(cpp)),
             ("x.H", Some(cpp)),
             ("x.CPP", None),
+            ("lib.rs", Language::from_name("rust")),
+            ("m.py", Language::from_name("python")),
+            ("a.mjs", Language::from_name("javascript")),
+            ("a.ts", Language::from_name("typescript")),
+            ("a.tsx", Language::from_name("tsx")),
+            ("main.go", Language::from_name("go")),
+            ("A.java", Language::from_name("java")),
+            ("run.sh", Language::from_name("bash")),
             ("Makefile", None),
             ("notes.txt", None),
         ] {
@@ -375,6 +590,54 @@ mod tests {
         assert_eq!(Language::from_name("C"), Some(c));
         assert_eq!(Language::from_name("json"), Some(json));
         assert_eq!(Language::from_name("text"), None);
+    }
+
+    #[test]
+    fn a_shebang_line_names_the_language_when_the_extension_says_nothing() {
+        let python = Language::from_name("python");
+        let javascript = Language::from_name("javascript");
+        let bash = Language::from_name("bash");
+        for (path, head, lang) in [
+            ("run", "#!/usr/bin/env python3\nprint(1)\n", python),
+            ("run", "#!/usr/bin/python3.12 -u\n", python),
+            ("run", "#!/usr/bin/env -S python3 -O\n", python),
+            ("tool", "#!/usr/bin/env node\n", javascript),
+            ("x", "#!/bin/sh -e\nexit 1\n", bash),
+            ("x", "#! /bin/bash\n", bash),
+            ("x", "#!/usr/bin/env ruby\n", None),
+            ("x", "print(1)  # python\n", None),
+            ("x", "", None),
+            // The extension comes first.
+            (
+                "x.c",
+                "#!/usr/bin/env python3\n",
+                Some(Language::named("c")),
+            ),
+        ] {
+            assert_eq!(
+                Language::detect(Path::new(path), head.as_bytes()),
+                lang,
+                "{head}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_library_name_gives_the_language_name() {
+        for (file, name) in [
+            ("/x/libtree-sitter-json.so", Some("json")),
+            ("tree-sitter-c-sharp.so", Some("c_sharp")),
+            ("libfoo.so", Some("foo")),
+            ("foo.dylib", Some("foo")),
+            ("lib.so", None),
+            ("..so", None),
+        ] {
+            assert_eq!(
+                library::name_of(Path::new(file)).ok().as_deref(),
+                name,
+                "{file}"
+            );
+        }
     }
 
     #[test]

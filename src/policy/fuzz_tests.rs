@@ -54,6 +54,63 @@ const JSON_SNIPPETS: &[&str] = &[
     "[{\"id\": 1, \"tags\": [\"a\", \"b\"]}, {\"id\": 2, \"nested\": {\"deep\": {\"trigger\": \"boom\"}}}]\n",
 ];
 
+/// Each language added after C, C++ and JSON, with its fixture and a few
+/// lines of what its grammar also has.
+const OTHER_LANGUAGES: &[(&str, &[&str])] = &[
+    (
+        "python",
+        &[
+            include_str!("../../fixtures/python-except/inventory.py"),
+            "import a, b\nfrom c import (d, e,)\nx = [1, 2][0:1]\n\
+             def f(*a, k=1, **kw):\n    global g\n    with o as p, q: pass\n    return lambda y: y\n",
+        ],
+    ),
+    (
+        "javascript",
+        &[
+            include_str!("../../fixtures/javascript-typeerror/orders.js"),
+            "import { a, b as c } from 'm';\nlet [x, , y] = [1, 2, 3], z = { p, q: 1, ...r };\n\
+             export default function* g(a = 1, ...b) { yield a; }\n",
+        ],
+    ),
+    (
+        "typescript",
+        &[include_str!("../../fixtures/typescript-shape/shapes.ts")],
+    ),
+    (
+        "tsx",
+        &[
+            "const e = <div a={1} b=\"x\">{items.map((i: number) => <span key={i}>{i}</span>)}</div>;\n",
+        ],
+    ),
+    (
+        "rust",
+        &[
+            include_str!("../../fixtures/rust-mismatch/shapes.rs"),
+            "use a::{b, c::d};\nfn f<T: Clone, U>(x: (T, U), [a, b]: [u8; 2]) -> Vec<T> where T: Copy { \
+             let S { p, q, .. } = s; vec![x.0] }\n",
+        ],
+    ),
+    (
+        "go",
+        &[
+            "package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc f(a, b int, c string) (int, error) {\n\
+           \tx := []int{1, 2, 3}\n\tif a > b { return a, nil }; fmt.Println(x, c)\n\treturn 0, os.ErrClosed\n}\n",
+        ],
+    ),
+    (
+        "java",
+        &[include_str!("../../fixtures/java-incompatible/Ledger.java")],
+    ),
+    (
+        "bash",
+        &[
+            include_str!("../../fixtures/bash-unbound/deploy.sh"),
+            "a=1 b=2\nif [ -n \"$a\" ] && [[ $b == 2 ]] || true; then ls | grep x |& wc -l; fi\n",
+        ],
+    ),
+];
+
 const TEXT_SNIPPETS: &[&str] = &[
     "line one\nline two has more words\n\n  indented line\ttab\nlast line without newline",
     "key = value\n[section]\nother = 1, 2, 3 ; comment\n",
@@ -253,8 +310,13 @@ fn check(kind: Kind, input: Vec<u8>, rng: &mut XorShift, i: u64) {
 }
 
 fn check_language(kind: Kind, snippets: &[&str], seed: u64) {
+    check_some(kind, snippets, seed, INPUTS_PER_LANGUAGE);
+}
+
+/// [`check_language`] on `inputs` random inputs.
+fn check_some(kind: Kind, snippets: &[&str], seed: u64, inputs: u64) {
     let mut rng = XorShift::new(seed);
-    for i in 0..INPUTS_PER_LANGUAGE {
+    for i in 0..inputs {
         let input = random_input(&mut rng, i, snippets);
         check(kind, input, &mut rng, i);
     }
@@ -277,6 +339,32 @@ fn cpp_inputs_parse_render_exactly_and_survive_every_policy() {
 #[test]
 fn json_inputs_parse_render_exactly_and_survive_every_policy() {
     check_language(Kind::Tree(Language::named("json")), JSON_SNIPPETS, 0x15_0e);
+}
+
+#[test]
+fn inputs_in_every_other_built_in_language_parse_render_exactly_and_survive_every_policy() {
+    for (i, (name, snippets)) in OTHER_LANGUAGES.iter().enumerate() {
+        // Each is a cargo feature, on by default.
+        let Some(lang) = Language::from_name(name) else {
+            continue;
+        };
+        check_some(Kind::Tree(lang), snippets, 0x1a46 + i as u64, 12);
+    }
+}
+
+#[test]
+fn a_grammar_without_a_data_file_survives_every_policy() {
+    // node-types and what each tree shows only, as `--grammar` without
+    // `--grammar-data` gives.
+    for (i, (name, snippets)) in OTHER_LANGUAGES.iter().enumerate().step_by(2) {
+        let Some(lang) = Language::from_name(name) else {
+            continue;
+        };
+        let bare = lang.without_data();
+        check_some(Kind::Tree(bare), snippets, 0xba4e + i as u64, 10);
+    }
+    let json = Language::named("json").without_data();
+    check_some(Kind::Tree(json), JSON_SNIPPETS, 0xba4e, 20);
 }
 
 #[test]

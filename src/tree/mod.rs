@@ -286,6 +286,39 @@ impl Tree {
         Delta::from_ranges(ranges)
     }
 
+    /// Each anonymous token outside a field that stands alone (comments
+    /// aside) between two named children filling the same `multiple`
+    /// slot, as its parent's kind and its own: the evidence separators are
+    /// derived from (`grammar/derive.rs`). Linear in the tree's size.
+    fn list_gaps(&self) -> Vec<(KindId, KindId)> {
+        let mut gaps = Vec::new();
+        for p in 0..self.len() as NodeId {
+            if self.is_leaf(p) {
+                continue;
+            }
+            // The slot of the last element seen and the tokens after it.
+            let mut last: Option<SlotId> = None;
+            let mut between: (u32, KindId) = (0, 0);
+            for c in self.children(p) {
+                let role = self.role(c);
+                let slot = self.slot(c).filter(|&s| self.grammar.slot(s).multiple);
+                if role == Role::Extra {
+                    continue;
+                } else if self.grammar.is_named(self.kind(c)) && slot.is_some() {
+                    if last == slot && between.0 == 1 {
+                        gaps.push((self.kind(p), between.1));
+                    }
+                    (last, between) = (slot, (0, 0));
+                } else if self.is_leaf(c) && self.slot(c).is_none() && role == Role::Mandatory {
+                    between = (between.0 + 1, self.kind(c));
+                } else {
+                    last = None;
+                }
+            }
+        }
+        gaps
+    }
+
     /// Whether `c` is a separator token of the separated list `p`.
     pub(crate) fn is_separator_child(&self, p: NodeId, c: NodeId) -> bool {
         self.is_leaf(c) && self.grammar.is_separator(self.kind(p), self.kind(c))
@@ -905,7 +938,7 @@ impl TreeBuilder {
         self.is_token.seal();
         self.size.shrink_to_fit();
         let units = Units::from_starts(source, self.unit_starts, true);
-        let tree = Tree {
+        let mut tree = Tree {
             grammar: Arc::new(self.grammar),
             kind: self.kind,
             parent: self.parent,
@@ -917,6 +950,10 @@ impl TreeBuilder {
             parse_errors: self.parse_errors,
             empty: OnceLock::new(),
         };
+        let gaps = tree.list_gaps();
+        Arc::get_mut(&mut tree.grammar)
+            .expect("a tree being built owns its grammar")
+            .derive_separators(gaps);
         (tree, units)
     }
 }

@@ -48,6 +48,7 @@ impl Emitter<'_> {
         match self.lang.pieces() {
             Pieces::TopLevelItems => self.top_level_items(piece_bytes),
             Pieces::Containers => self.json_document(piece_bytes),
+            Pieces::Whole => Err(GiveUp.into()),
         }
     }
 
