@@ -458,6 +458,68 @@ mod tests {
         );
     }
 
+    /// The text with its whitespace taken out (what a layout may not
+    /// change: no token fused with the next, none split).
+    fn without_spaces(text: &str) -> String {
+        text.split_whitespace().collect()
+    }
+
+    #[test]
+    fn brace_languages_get_one_statement_a_line_indented_by_nesting() {
+        for (lang, source, inner, depth) in [
+            (
+                "rust",
+                "fn f(x: i32) -> i32 { if x > 1 { let y = x * 2; y } else { 0 } }\n",
+                "let y = x * 2;",
+                2,
+            ),
+            (
+                "java",
+                "class A { int f(int x) { if (x > 1) { return x * 2; } return 0; } }\n",
+                "return x * 2;",
+                3,
+            ),
+            (
+                "go",
+                "package p\nfunc f(x int) int { if x > 1 { return x * 2 }; return 0 }\n",
+                "return x * 2",
+                2,
+            ),
+            (
+                "javascript",
+                "function f(x) { if (x > 1) { return x * 2; } return 0; }\n",
+                "return x * 2;",
+                2,
+            ),
+            (
+                "typescript",
+                "function f(x: number): number { if (x > 1) { return x * 2; } return 0; }\n",
+                "return x * 2;",
+                2,
+            ),
+        ] {
+            let text = layout_of(lang, source);
+            assert_tidy(&text);
+            assert_eq!(
+                without_spaces(&text),
+                without_spaces(source),
+                "{lang}:\n{text}"
+            );
+            // The statement `depth` blocks deep is indented `depth` steps.
+            let line = text
+                .lines()
+                .find(|l| l.contains(inner))
+                .unwrap_or_else(|| panic!("{lang}:\n{text}"));
+            assert_eq!(
+                line,
+                format!("{}{inner}", " ".repeat(depth * INDENT.len())),
+                "{lang}:\n{text}"
+            );
+            let (tree, _) = parse(Language::named(lang), text.clone().into_bytes()).unwrap();
+            assert_eq!(tree.parse_errors, 0, "{lang}:\n{text}");
+        }
+    }
+
     #[test]
     fn laying_out_a_laid_out_result_changes_nothing() {
         for (lang, source) in [
