@@ -251,7 +251,11 @@ fn the_default_pipeline_tidies_the_blank_lines_and_line_end_spaces_deletions_lea
     let input = "void crash(void);\n\nint unused;   \n\n\nint main(void)\n{\n    int x = 1;   \n\n\n\n    \
                  crash();   \n\n\n\n    return x;\n}\n\n\n\n";
     sb.write("spaced.c", input, false);
-    let args = ["--stats-json", "s.json"];
+    // One job: with two, the format pass may test its fallback text while
+    // the layout is still being tested, and the count of its tests would
+    // depend on timing. A generous timeout: on a loaded machine gcc may
+    // outlast the default (10× the original's run, at least 1 s).
+    let args = ["--stats-json", "s.json", "-j", "1", "--timeout", "30"];
     let mut run = args.to_vec();
     run.extend(["--oracle", "check.sh", "spaced.c", "-o", "out", "-q"]);
     assert_exit(&sb.reduce(&run), 0);
@@ -497,13 +501,18 @@ fn c_cpp_and_json_results_are_laid_out_by_nesting_where_the_oracle_accepts_it() 
         ("cpp-template", "registry.cpp"),
         ("json-deep", "config.json"),
     ] {
-        let (sb, s, _) = reduce_fixture(fixture, input, &["-j", "1"]);
+        // A generous timeout, as above: the layout's one test must not time out.
+        let (sb, s, _) = reduce_fixture(fixture, input, &["-j", "1", "--timeout", "30"]);
         let text = String::from_utf8(sb.read("out")).unwrap();
         assert_laid_out_by_nesting(&text);
         assert!(text.lines().count() > 1, "{fixture}: {text}");
         assert_eq!(successes_of(&s, "format"), 1, "{fixture}: {s}");
         // Keeping the input's spacing stays available, and gives another text.
-        let (original, ..) = reduce_fixture(fixture, input, &["-j", "1", "--format", "original"]);
+        let (original, ..) = reduce_fixture(
+            fixture,
+            input,
+            &["-j", "1", "--timeout", "30", "--format", "original"],
+        );
         assert_ne!(original.read("out"), sb.read("out"), "{fixture}");
     }
 }
