@@ -231,16 +231,8 @@ fn apply_kind_lists(grammar: &mut Grammar, object: &Object) -> Result<()> {
         ("implied_tokens", Grammar::add_implied_token),
     ];
     for (key, add) in kind_lists {
-        let Some(kinds) = object.get(key) else {
-            continue;
-        };
-        let kinds = kinds
-            .as_array()
-            .with_context(|| format!("`{key}` must be a list of kinds"))?;
-        for kind in kinds {
-            let kind = kind
-                .as_str()
-                .with_context(|| format!("a `{key}` kind is not a string"))?;
+        let kinds = texts_of(object, key, "kind")?;
+        for kind in &kinds {
             add(grammar, kind)?;
         }
         if key == "paired_tokens" && kinds.len() % 2 != 0 {
@@ -282,22 +274,29 @@ fn replacement_key(key: &str) -> (&str, Option<&str>) {
     }
 }
 
-/// The list of texts under `key`, as bytes (none if it is absent).
-fn words_of(object: &Object, key: &str) -> Result<Vec<Vec<u8>>> {
-    let Some(words) = object.get(key) else {
+/// The list of texts under `key` (none if it is absent); `what` names an
+/// entry in messages ("kind", "text").
+fn texts_of<'a>(object: &'a Object, key: &str, what: &str) -> Result<Vec<&'a str>> {
+    let Some(list) = object.get(key) else {
         return Ok(Vec::new());
     };
-    let words = words
+    let list = list
         .as_array()
-        .with_context(|| format!("`{key}` must be a list of texts"))?;
-    words
-        .iter()
-        .map(|w| {
-            w.as_str()
-                .map(|w| w.as_bytes().to_vec())
-                .with_context(|| format!("a `{key}` entry is not a string"))
+        .with_context(|| format!("`{key}` must be a list of {what}s"))?;
+    list.iter()
+        .map(|v| {
+            v.as_str()
+                .with_context(|| format!("a `{key}` {what} is not a string"))
         })
         .collect()
+}
+
+/// The list of texts under `key`, as bytes (none if it is absent).
+fn words_of(object: &Object, key: &str) -> Result<Vec<Vec<u8>>> {
+    Ok(texts_of(object, key, "text")?
+        .into_iter()
+        .map(|w| w.as_bytes().to_vec())
+        .collect())
 }
 
 #[cfg(test)]
