@@ -116,6 +116,10 @@ pub(crate) struct LayoutFacts {
     pub blocks: Vec<KindId>,
     /// Kinds whose nodes start a line wherever they are.
     pub lines: Vec<KindId>,
+    /// Kinds without brackets of their own whose children go one per line
+    /// at the indentation they are at (Go's `statement_list`, which a
+    /// block's braces hold as their one child).
+    pub lists: Vec<KindId>,
 }
 
 /// The step of a `statement_values` path to the named children outside
@@ -578,11 +582,18 @@ impl Grammar {
         Ok(())
     }
 
-    /// Opts in to the layout made from the tree, with these block and line kinds.
-    pub(crate) fn set_layout(&mut self, blocks: &[&str], lines: &[&str]) -> Result<()> {
+    /// Opts in to the layout made from the tree, with these block, line
+    /// and list kinds.
+    pub(crate) fn set_layout(
+        &mut self,
+        blocks: &[&str],
+        lines: &[&str],
+        lists: &[&str],
+    ) -> Result<()> {
         let facts = LayoutFacts {
             blocks: self.named_kinds(blocks)?,
             lines: self.named_kinds(lines)?,
+            lists: self.named_kinds(lists)?,
         };
         self.layout = Some(facts);
         Ok(())

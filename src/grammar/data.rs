@@ -102,13 +102,13 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
     apply_replacements(grammar, object)
 }
 
-/// `layout`: `{"blocks": [kinds], "lines": [kinds]}`, opting in to the
-/// layout made from the tree.
+/// `layout`: `{"blocks": [kinds], "lines": [kinds], "lists": [kinds]}`,
+/// opting in to the layout made from the tree.
 fn apply_layout(grammar: &mut Grammar, object: &Object) -> Result<()> {
     let Some(rule) = object.get("layout") else {
         return Ok(());
     };
-    let shape = "`layout` must be {\"blocks\": [kinds], \"lines\": [kinds]}";
+    let shape = "`layout` must be {\"blocks\": [kinds], \"lines\": [kinds], \"lists\": [kinds]}";
     let kinds = |key: &str| -> Result<Vec<&str>> {
         rule.get(key).map_or(Ok(Vec::new()), |list| {
             list.as_array()
@@ -121,7 +121,7 @@ fn apply_layout(grammar: &mut Grammar, object: &Object) -> Result<()> {
     if !rule.is_object() {
         bail!(shape);
     }
-    grammar.set_layout(&kinds("blocks")?, &kinds("lines")?)
+    grammar.set_layout(&kinds("blocks")?, &kinds("lines")?, &kinds("lists")?)
 }
 
 /// `separators` and `optional_tokens`: parent kinds to token lists.

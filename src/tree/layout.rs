@@ -7,8 +7,9 @@
 //! in grammars/*.json), never from kind names here: the children of a
 //! block go one per line, indented one step between the block's brackets
 //! (a block is a node whose first and last children are `{` and `}`, or a
-//! kind the data lists, such as a JSON array); the children of the root go
-//! one per line; a kind the data lists as a line starts one wherever it is;
+//! kind the data lists, such as a JSON array); the children of the root,
+//! and of a kind the data lists as a list (Go's statement list inside a
+//! block's braces), go one per line; a kind the data lists as a line starts one wherever it is;
 //! a line comment (an extra starting with `//` or `#`) and a token that is
 //! only a line break (the end of a C preprocessor line) end the line.
 //! Spaces follow the tokens' shapes and places: none inside brackets or
@@ -191,7 +192,7 @@ impl Walk<'_> {
             .filter(|&c| self.sizes.get(c) > 0)
             .collect();
         let block = self.is_block(n, &kept);
-        let root = n == tree.root();
+        let one_a_line = n == tree.root() || self.facts.lists.contains(&tree.kind(n));
         for (i, &c) in kept.iter().enumerate().rev() {
             let inner = i > 0 && i + 1 < kept.len();
             if block && i + 1 == kept.len() {
@@ -199,7 +200,7 @@ impl Walk<'_> {
                 stack.push(Step::Closing);
                 continue;
             }
-            stack.push(Step::Enter(c, root || (block && inner)));
+            stack.push(Step::Enter(c, one_a_line || (block && inner)));
             if block && i == 0 {
                 // Pushed before the first child, so it runs right after it.
                 let first = stack.pop().expect("just pushed");
@@ -481,8 +482,8 @@ mod tests {
             ),
             (
                 "go",
-                "package p\nfunc f(x int) int { if x > 1 { return x * 2 }; return 0 }\n",
-                "return x * 2",
+                "package p\nfunc f(x int) int { y := x; if y > 1 { return y * 2 }; return 0 }\n",
+                "return y * 2",
                 2,
             ),
             (
@@ -517,6 +518,25 @@ mod tests {
             );
             let (tree, _) = parse(Language::named(lang), text.clone().into_bytes()).unwrap();
             assert_eq!(tree.parse_errors, 0, "{lang}:\n{text}");
+        }
+    }
+
+    /// Go's block holds its statements in a `statement_list` between its
+    /// braces (`lists` in its data): each statement still gets its line.
+    #[test]
+    fn a_go_block_puts_each_statement_of_its_list_on_a_line() {
+        let text = layout_of(
+            "go",
+            "package p\nfunc f(x int) int { y := x; z := y * 2; return z }\n",
+        );
+        assert_tidy(&text);
+        for statement in ["y := x", "z := y * 2", "return z"] {
+            assert!(
+                // The `;` the input wrote stays, at the end of its line.
+                text.lines()
+                    .any(|l| l.trim_end_matches(';') == format!("  {statement}")),
+                "{statement}:\n{text}"
+            );
         }
     }
 
