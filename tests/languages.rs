@@ -1,6 +1,6 @@
 //! Every built-in language end to end, on its fixture with a real judge
-//! (python3, node, rustc, javac, bash; a grep for TypeScript, which nothing
-//! here compiles), and a grammar loaded at run time with `--grammar`: one
+//! (python3, node, rustc, javac, bash, go, which `.ci/run` installs; a grep
+//! for TypeScript, which nothing here compiles), and a grammar loaded at run time with `--grammar`: one
 //! built in the test with gcc from a grammar crate's C sources, and bad
 //! libraries refused before any test runs.
 
@@ -64,6 +64,12 @@ fn a_java_compile_error_reduces_as_a_tree() {
 #[cfg(feature = "bash")]
 fn a_bash_runtime_error_reduces_as_a_tree() {
     reduces_as_a_tree("bash-unbound", "deploy.sh", "bash");
+}
+
+#[test]
+#[cfg(feature = "go")]
+fn a_go_compile_error_reduces_as_a_tree() {
+    reduces_as_a_tree("go-mismatch", "stock.go", "go");
 }
 
 #[test]
