@@ -9,6 +9,9 @@
 #   TOOLS: a space-separated list among `reduce text cvise` (default all).
 # Appends one key=value line per run to $OUT (default
 # /tmp/bench-langs.txt); tokens are counted by the bench's tokens.py.
+# The cases' oracles need python3, node, rustc, javac (17), bash, the Go
+# toolchain (`apt-get install golang-go`) and TypeScript's tsc (`npm
+# install --prefix /opt/tsc typescript@5`, or tsc on the PATH or in $TSC).
 set -uo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 bin=$(realpath "$1")
