@@ -17,12 +17,14 @@ use anyhow::Result;
 
 use crate::checks;
 use crate::exit::{self, failure};
+use crate::history::History;
 use crate::input::Input;
-use crate::interfaces::Messages;
+use crate::interfaces::{Messages, StepLog};
 use crate::journal::{self, Journal, Resumed};
 use crate::oracle::{kill_strays, resolve_script};
 use crate::pipeline::Plan;
 use crate::progress::{Printer, Progress};
+use crate::proposals::Passes;
 use crate::reducer::{Limits, StopReason};
 use crate::report;
 use crate::settings::Settings;
@@ -79,6 +81,16 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
     let live: Arc<dyn Messages> = Arc::new(progress.printer());
     let oracle = oracle.with_messages(Arc::clone(&live));
     let journal = earlier.start(Arc::clone(&live))?;
+    let history = match &settings.history {
+        Some(dir) => Some(History::start(
+            dir,
+            std::path::Path::new(&input.file_name),
+            &input.source,
+            &*live,
+        )?),
+        None => None,
+    };
+    let passes = Passes::new(settings, &oracle, &*live, Some(&*signals.interrupted));
     let stages = Stages {
         settings,
         lang: input.lang,
@@ -89,25 +101,35 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
             deadline: settings.max_time.map(|d| started + d),
             interrupt: Some(Arc::clone(&signals.interrupted)),
             fault_patience: settings.fault_patience,
+            flaky: None,
         },
         journal: journal.as_ref(),
         messages: &*live,
+        steps: history.as_ref().map(|h| h as &dyn StepLog),
+        passes: &passes,
     };
-    let reduced = stages.run_stages(&plan, &input.source, &mut progress, earlier.resumed)?;
+    let mut reduced = stages.run_stages(&plan, &input.source, &mut progress, earlier.resumed)?;
     progress.finish();
     if let Some(warning) = report::recheck_failures(reduced.reducer.recheck_failures) {
         say(&warning);
     }
 
-    let reason = reduced.reason;
     let fault = reduced.reducer.fault.clone();
-    let ended = !matches!(reason, StopReason::Interrupted | StopReason::Fault);
-    if ended {
+    let ended = !matches!(reduced.reason, StopReason::Interrupted | StopReason::Fault);
+    let flaky = if reduced.reason == StopReason::Flaky {
+        Some("it failed a re-test during the run")
+    } else if ended {
         let patience = settings
             .fault_patience
             .unwrap_or(crate::reducer::DEFAULT_FAULT_PATIENCE);
-        checks::still_interesting(&oracle, &reduced.bytes, destination, patience)?;
+        checks::still_interesting(&oracle, &reduced.bytes, patience)?
+    } else {
+        None
+    };
+    if flaky.is_some() {
+        keep_confirmed(&mut reduced, settings, &input);
     }
+    let reason = reduced.reason;
     if reason != StopReason::Fault {
         destination.finish(&reduced.bytes)?;
     } else if let Err(e) = destination.finish(&reduced.bytes) {
@@ -115,7 +137,8 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
         // again; a result file already holds every improvement.
         say(&format!("reduce: {e:#}"));
     }
-    let run = report::run_report(settings, &input, &plan, reduced, started);
+    let mut run = report::run_report(settings, &input, &plan, reduced, started);
+    run.memory_limit = oracle.memory_limit().map(|m| (m.bytes(), m.hits()));
     report::write_stats(settings, &run)?;
     say(&report::summary(&run, destination, reason));
     match (journal, ended) {
@@ -126,6 +149,9 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
         )),
         (None, _) => {}
     }
+    if let Some(cause) = flaky {
+        return Err(report::flaky_failure(cause, destination));
+    }
     match (reason, fault) {
         (StopReason::Fault, Some(fault)) => Err(failure(
             exit::FAULT,
@@ -134,6 +160,15 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
         (StopReason::Interrupted, _) => Ok(interrupted_code(signals)),
         _ => Ok(exit::OK),
     }
+}
+
+/// Makes the last result that passed the oracle twice the run's result,
+/// after the best failed a re-test (its unit count is counted afresh).
+fn keep_confirmed(reduced: &mut crate::stages::Reduced, settings: &Settings, input: &Input) {
+    reduced.bytes = std::mem::take(&mut reduced.confirmed);
+    reduced.units = Plan::new(&settings.strategy, input.lang, reduced.bytes.clone())
+        .map_or(0, |plan| plan.units().len());
+    reduced.reason = StopReason::Flaky;
 }
 
 /// What an earlier run of the same command left: where the journal goes
