@@ -21,14 +21,14 @@ use crate::history::History;
 use crate::input::Input;
 use crate::interfaces::{Messages, StepLog};
 use crate::journal::{self, Journal, Resumed};
-use crate::oracle::{kill_strays, resolve_script};
+use crate::oracle::{ScriptOracle, kill_strays, resolve_script};
 use crate::pipeline::Plan;
 use crate::progress::{Printer, Progress};
 use crate::proposals::Passes;
 use crate::reducer::{Limits, StopReason};
 use crate::report;
 use crate::settings::Settings;
-use crate::stages::Stages;
+use crate::stages::{Reduced, Stages};
 
 /// Which signal stopped the run, if any (set by the handlers in `main`).
 #[derive(Default)]
@@ -81,28 +81,14 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
     let live: Arc<dyn Messages> = Arc::new(progress.printer());
     let oracle = oracle.with_messages(Arc::clone(&live));
     let journal = earlier.start(Arc::clone(&live))?;
-    let history = match &settings.history {
-        Some(dir) => Some(History::start(
-            dir,
-            std::path::Path::new(&input.file_name),
-            &input.source,
-            &*live,
-        )?),
-        None => None,
-    };
+    let history = start_history(settings, &input, &*live)?;
     let passes = Passes::new(settings, &oracle, &*live, Some(&*signals.interrupted));
     let stages = Stages {
         settings,
         lang: input.lang,
         oracle: &oracle,
         destination,
-        limits: Limits {
-            max_tests: settings.max_tests,
-            deadline: settings.max_time.map(|d| started + d),
-            interrupt: Some(Arc::clone(&signals.interrupted)),
-            fault_patience: settings.fault_patience,
-            flaky: None,
-        },
+        limits: limits(settings, started, signals),
         journal: journal.as_ref(),
         messages: &*live,
         steps: history.as_ref().map(|h| h as &dyn StepLog),
@@ -116,19 +102,7 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
 
     let fault = reduced.reducer.fault.clone();
     let ended = !matches!(reduced.reason, StopReason::Interrupted | StopReason::Fault);
-    let flaky = if reduced.reason == StopReason::Flaky {
-        Some("it failed a re-test during the run")
-    } else if ended {
-        let patience = settings
-            .fault_patience
-            .unwrap_or(crate::reducer::DEFAULT_FAULT_PATIENCE);
-        checks::still_interesting(&oracle, &reduced.bytes, patience)?
-    } else {
-        None
-    };
-    if flaky.is_some() {
-        keep_confirmed(&mut reduced, settings, &input);
-    }
+    let flaky = final_check(settings, &oracle, &input, &mut reduced)?;
     let reason = reduced.reason;
     if reason != StopReason::Fault {
         destination.finish(&reduced.bytes)?;
@@ -162,9 +136,61 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
     }
 }
 
+/// When the reduce loop stops early.
+fn limits(settings: &Settings, started: Instant, signals: &Signals) -> Limits {
+    Limits {
+        max_tests: settings.max_tests,
+        deadline: settings.max_time.map(|d| started + d),
+        interrupt: Some(Arc::clone(&signals.interrupted)),
+        fault_patience: settings.fault_patience,
+        flaky: None,
+    }
+}
+
+/// `--history`'s directory, with the original saved in it.
+fn start_history<'m>(
+    settings: &Settings,
+    input: &Input,
+    messages: &'m dyn Messages,
+) -> Result<Option<History<'m>>> {
+    settings
+        .history
+        .as_ref()
+        .map(|dir| {
+            let name = std::path::Path::new(&input.file_name);
+            History::start(dir, name, &input.source, messages)
+        })
+        .transpose()
+}
+
+/// The result tested once more, unless the run was interrupted or
+/// faulted; when it (or a re-test during the run) failed, why, and the
+/// last result that passed twice becomes the run's.
+fn final_check(
+    settings: &Settings,
+    oracle: &ScriptOracle,
+    input: &Input,
+    reduced: &mut Reduced,
+) -> Result<Option<&'static str>> {
+    let flaky = match reduced.reason {
+        StopReason::Flaky => Some("it failed a re-test during the run"),
+        StopReason::Interrupted | StopReason::Fault => None,
+        _ => {
+            let patience = settings
+                .fault_patience
+                .unwrap_or(crate::reducer::DEFAULT_FAULT_PATIENCE);
+            checks::still_interesting(oracle, &reduced.bytes, patience)?
+        }
+    };
+    if flaky.is_some() {
+        keep_confirmed(reduced, settings, input);
+    }
+    Ok(flaky)
+}
+
 /// Makes the last result that passed the oracle twice the run's result,
 /// after the best failed a re-test (its unit count is counted afresh).
-fn keep_confirmed(reduced: &mut crate::stages::Reduced, settings: &Settings, input: &Input) {
+fn keep_confirmed(reduced: &mut Reduced, settings: &Settings, input: &Input) {
     reduced.bytes = std::mem::take(&mut reduced.confirmed);
     reduced.units = Plan::new(&settings.strategy, input.lang, reduced.bytes.clone())
         .map_or(0, |plan| plan.units().len());

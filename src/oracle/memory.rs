@@ -99,7 +99,7 @@ fn ran_out_of_memory(output: &[u8]) -> bool {
 /// `bytes` as the flag would spell it: `512M`, `2G`, or a byte count.
 pub(crate) fn size_name(bytes: u64) -> String {
     for (shift, suffix) in [(40, "T"), (30, "G"), (20, "M"), (10, "K")] {
-        if bytes >= 1 << shift && bytes % (1 << shift) == 0 {
+        if bytes >= 1 << shift && bytes.is_multiple_of(1 << shift) {
             return format!("{}{suffix}", bytes >> shift);
         }
     }
