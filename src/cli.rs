@@ -56,9 +56,11 @@ Also: reduce completions bash|zsh|fish (a completion script), reduce man.
 Exit codes:
   0  reduced (or already minimal), or stopped by --max-time/--max-tests
   1  an error: unreadable, empty, binary (for a language with a grammar) or
-     too large input, unwritable output, a final result that is no longer
-     interesting
-  2  bad usage, or a --grammar library that cannot be used
+     too large input, unwritable output, a result that is no longer
+     interesting when re-tested (the output then holds the last result
+     that passed twice)
+  2  bad usage (e.g. a --memory-limit that is not a size), or a --grammar
+     library that cannot be used
   3  the oracle cannot be trusted: the original input is not interesting (a
      diagnosis or a recipe to reproduce the check by hand is printed), its
      verdicts on the original disagree (flaky), or it accepts an empty file
