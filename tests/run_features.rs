@@ -353,51 +353,77 @@ fn an_unreachable_model_is_said_once_and_changes_nothing() {
     assert_eq!(err.matches("--llm-url").count(), 1, "{err}");
 }
 
+/// A `keep.sh` counting its calls in `$COUNTER`: honest for the first 12,
+/// then exiting with `later` (a shell expression of the call number `n`),
+/// whatever the candidate.
+fn turns_flaky(sb: &Sandbox, later: &str) {
+    sb.write(
+        "keep.sh",
+        &format!(
+            "#!/bin/sh\n\
+             n=$(cat \"$COUNTER\" 2>/dev/null || echo 0); n=$((n + 1)); echo $n > \"$COUNTER\"\n\
+             [ $n -gt 12 ] && exit {later}\n\
+             grep -qx 2 \"$1\" && grep -qx 7 \"$1\"\n"
+        ),
+        true,
+    );
+}
+
+/// Runs `reduce` with the oracle of [`turns_flaky`] on `in.txt`, with `extra` flags.
+fn run_flaky(sb: &Sandbox, extra: &[&str]) -> std::process::Output {
+    let counter = sb.path().join("calls");
+    let mut args = vec![
+        "--unit",
+        "line",
+        "--algo",
+        "ddmin",
+        "-j",
+        "1",
+        "--timeout",
+        "30",
+        "--oracle",
+        "keep.sh",
+        "in.txt",
+        "-o",
+        "out.txt",
+    ];
+    args.extend(extra);
+    sb.reduce_env(&args, &[("COUNTER", counter.to_str().unwrap())])
+}
+
+/// Whether `path` holds the lines 2 and 7 (what the honest oracle wants).
+fn honest_result(sb: &Sandbox, path: &str) -> bool {
+    let text = String::from_utf8(sb.read(path)).unwrap();
+    text.lines().any(|l| l == "2") && text.lines().any(|l| l == "7")
+}
+
 #[test]
 fn a_best_that_fails_its_retest_stops_the_run_and_the_last_result_passing_twice_is_kept() {
     let sb = lines_sandbox(40);
-    // Honest for its first 12 calls, then rejects everything.
-    sb.write(
-        "keep.sh",
-        "#!/bin/sh\n\
-         n=$(cat \"$COUNTER\" 2>/dev/null || echo 0); n=$((n + 1)); echo $n > \"$COUNTER\"\n\
-         [ $n -le 12 ] && grep -qx 2 \"$1\" && grep -qx 7 \"$1\"\n",
-        true,
-    );
-    let counter = sb.path().join("calls");
-    let out = sb.reduce_env(
-        &[
-            "--unit",
-            "line",
-            "--algo",
-            "ddmin",
-            "-j",
-            "1",
-            "--timeout",
-            "30",
-            "--retest-every",
-            "2",
-            "--oracle",
-            "keep.sh",
-            "in.txt",
-            "-o",
-            "out.txt",
-        ],
-        &[("COUNTER", counter.to_str().unwrap())],
-    );
+    // Passes every odd call, fails every even one: the re-test right after
+    // the first lucky pass fails.
+    turns_flaky(&sb, "$((1 - n % 2))");
+    let out = run_flaky(&sb, &["--retest-every", "1"]);
     assert_exit(&out, 1);
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("the oracle is flaky"), "{err}");
+    assert!(err.contains("failed when tested again"), "{err}");
+    assert!(err.contains("it failed a re-test during the run"), "{err}");
     assert!(err.contains("last result that passed twice"), "{err}");
-    let kept = sb.read("out.txt");
-    let original = numbers(40);
-    assert!(kept.len() <= original.len());
-    let kept_text = String::from_utf8(kept).unwrap();
-    assert!(
-        kept_text.lines().any(|l| l == "2") && kept_text.lines().any(|l| l == "7"),
-        "{kept_text}"
-    );
+    assert!(honest_result(&sb, "out.txt"), "{err}");
+    assert!(sb.read("out.txt").len() <= numbers(40).len());
     sb.assert_no_temp_left();
+}
+
+#[test]
+fn a_result_that_fails_the_final_check_gives_way_to_the_last_one_passing_twice() {
+    let sb = lines_sandbox(40);
+    turns_flaky(&sb, "1");
+    let out = run_flaky(&sb, &["--retest-every", "0"]);
+    assert_exit(&out, 1);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("in the final check"), "{err}");
+    // Without re-tests during the run, only the original passed twice.
+    assert_eq!(sb.read("out.txt"), numbers(40).as_bytes(), "{err}");
 }
 
 #[test]
