@@ -491,7 +491,7 @@ pub struct Cli {
     pub(crate) llm_model: Option<String>,
 
     /// Save the original and every accepted candidate in DIR, as
-    /// NNNN-<pass>.<ext> in order (DIR is created).
+    /// `NNNN-<pass>.<ext>` in order (DIR is created).
     #[arg(long, value_name = "DIR", help_heading = "Output")]
     pub(crate) history: Option<PathBuf>,
 

@@ -133,10 +133,10 @@ impl<'a> Passes<'a> {
         best: &mut Vec<u8>,
     ) -> Result<bool, StopReason> {
         let given = candidates.len();
-        candidates.retain(|c| c.len() < best.len());
-        if given > 0 && candidates.is_empty() {
-            self.say_once(source, "gave nothing smaller than its input; ignored");
+        if candidates.iter().any(|c| c.len() > best.len()) {
+            self.say_once(source, "gave a result larger than its input; ignored");
         }
+        candidates.retain(|c| c.len() < best.len());
         candidates.sort_by_key(Vec::len);
         candidates.dedup();
         let mut phase = PhaseStats::new(pass);
