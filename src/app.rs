@@ -17,16 +17,18 @@ use anyhow::Result;
 
 use crate::checks;
 use crate::exit::{self, failure};
+use crate::history::History;
 use crate::input::Input;
-use crate::interfaces::Messages;
+use crate::interfaces::{Messages, StepLog};
 use crate::journal::{self, Journal, Resumed};
-use crate::oracle::{kill_strays, resolve_script};
+use crate::oracle::{ScriptOracle, kill_strays, resolve_script};
 use crate::pipeline::Plan;
 use crate::progress::{Printer, Progress};
+use crate::proposals::Passes;
 use crate::reducer::{Limits, StopReason};
 use crate::report;
 use crate::settings::Settings;
-use crate::stages::Stages;
+use crate::stages::{Reduced, Stages};
 
 /// Which signal stopped the run, if any (set by the handlers in `main`).
 #[derive(Default)]
@@ -79,35 +81,29 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
     let live: Arc<dyn Messages> = Arc::new(progress.printer());
     let oracle = oracle.with_messages(Arc::clone(&live));
     let journal = earlier.start(Arc::clone(&live))?;
+    let history = start_history(settings, &input, &*live)?;
+    let passes = Passes::new(settings, &oracle, &*live, Some(&*signals.interrupted));
     let stages = Stages {
         settings,
         lang: input.lang,
         oracle: &oracle,
         destination,
-        limits: Limits {
-            max_tests: settings.max_tests,
-            deadline: settings.max_time.map(|d| started + d),
-            interrupt: Some(Arc::clone(&signals.interrupted)),
-            fault_patience: settings.fault_patience,
-        },
+        limits: limits(settings, started, signals),
         journal: journal.as_ref(),
         messages: &*live,
+        steps: history.as_ref().map(|h| h as &dyn StepLog),
+        passes: &passes,
     };
-    let reduced = stages.run_stages(&plan, &input.source, &mut progress, earlier.resumed)?;
+    let mut reduced = stages.run_stages(&plan, &input.source, &mut progress, earlier.resumed)?;
     progress.finish();
     if let Some(warning) = report::recheck_failures(reduced.reducer.recheck_failures) {
         say(&warning);
     }
 
-    let reason = reduced.reason;
     let fault = reduced.reducer.fault.clone();
-    let ended = !matches!(reason, StopReason::Interrupted | StopReason::Fault);
-    if ended {
-        let patience = settings
-            .fault_patience
-            .unwrap_or(crate::reducer::DEFAULT_FAULT_PATIENCE);
-        checks::still_interesting(&oracle, &reduced.bytes, destination, patience)?;
-    }
+    let ended = !matches!(reduced.reason, StopReason::Interrupted | StopReason::Fault);
+    let flaky = final_check(settings, &oracle, &input, &mut reduced)?;
+    let reason = reduced.reason;
     if reason != StopReason::Fault {
         destination.finish(&reduced.bytes)?;
     } else if let Err(e) = destination.finish(&reduced.bytes) {
@@ -115,7 +111,8 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
         // again; a result file already holds every improvement.
         say(&format!("reduce: {e:#}"));
     }
-    let run = report::run_report(settings, &input, &plan, reduced, started);
+    let mut run = report::run_report(settings, &input, &plan, reduced, started);
+    run.memory_limit = oracle.memory_limit().map(|m| (m.bytes(), m.hits()));
     report::write_stats(settings, &run)?;
     say(&report::summary(&run, destination, reason));
     match (journal, ended) {
@@ -126,6 +123,9 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
         )),
         (None, _) => {}
     }
+    if let Some(cause) = flaky {
+        return Err(report::flaky_failure(cause, destination));
+    }
     match (reason, fault) {
         (StopReason::Fault, Some(fault)) => Err(failure(
             exit::FAULT,
@@ -134,6 +134,67 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
         (StopReason::Interrupted, _) => Ok(interrupted_code(signals)),
         _ => Ok(exit::OK),
     }
+}
+
+/// When the reduce loop stops early.
+fn limits(settings: &Settings, started: Instant, signals: &Signals) -> Limits {
+    Limits {
+        max_tests: settings.max_tests,
+        deadline: settings.max_time.map(|d| started + d),
+        interrupt: Some(Arc::clone(&signals.interrupted)),
+        fault_patience: settings.fault_patience,
+        flaky: None,
+    }
+}
+
+/// `--history`'s directory, with the original saved in it.
+fn start_history<'m>(
+    settings: &Settings,
+    input: &Input,
+    messages: &'m dyn Messages,
+) -> Result<Option<History<'m>>> {
+    settings
+        .history
+        .as_ref()
+        .map(|dir| {
+            let name = std::path::Path::new(&input.file_name);
+            History::start(dir, name, &input.source, messages)
+        })
+        .transpose()
+}
+
+/// The result tested once more, unless the run was interrupted or
+/// faulted; when it (or a re-test during the run) failed, why, and the
+/// last result that passed twice becomes the run's.
+fn final_check(
+    settings: &Settings,
+    oracle: &ScriptOracle,
+    input: &Input,
+    reduced: &mut Reduced,
+) -> Result<Option<&'static str>> {
+    let flaky = match reduced.reason {
+        StopReason::Flaky => Some("it failed a re-test during the run"),
+        StopReason::Interrupted | StopReason::Fault => None,
+        _ => {
+            let patience = settings
+                .fault_patience
+                .unwrap_or(crate::reducer::DEFAULT_FAULT_PATIENCE);
+            checks::still_interesting(oracle, &reduced.bytes, patience)?
+        }
+    };
+    if flaky.is_some() {
+        keep_confirmed(reduced, settings, input);
+    }
+    Ok(flaky)
+}
+
+/// Makes the last result that passed the oracle twice the run's result,
+/// after the best failed a re-test (its unit count is counted afresh).
+fn keep_confirmed(reduced: &mut Reduced, settings: &Settings, input: &Input) {
+    reduced.bytes = std::mem::take(&mut reduced.confirmed);
+    reduced.units = Plan::new(&settings.strategy, input.lang, reduced.bytes.clone())
+        .map_or(0, |plan| plan.units().len());
+    reduced.reason = StopReason::Flaky;
 }
 
 /// What an earlier run of the same command left: where the journal goes

@@ -14,14 +14,14 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Context, Result};
 
 use crate::configuration::Configuration;
 use crate::exit::{self, failure};
 use crate::input::{Input, absolute};
 use crate::interfaces::{Candidate, Verdict, Watch};
 use crate::oracle::{Exit, ScriptOracle, default_timeout, default_work_dir};
-use crate::output::{Destination, write_atomically};
+use crate::output::write_atomically;
 use crate::patience::test_patiently;
 use crate::settings::Settings;
 
@@ -72,7 +72,8 @@ fn probe(settings: &Settings, script: &Path, input: &Input) -> Result<ScriptOrac
             .with_work_dir(work_dir)
             .with_extra_files(copies)
             .with_launcher(settings.launcher.clone())
-            .with_verbose(settings.verbose),
+            .with_verbose(settings.verbose)
+            .with_memory_limit(settings.memory_limit),
     )
 }
 
@@ -187,16 +188,16 @@ fn refuses_empty(oracle: &ScriptOracle, source: &[u8], cancel: Watch<'_>) -> Res
     Ok(true)
 }
 
-/// The final check: the result must still be interesting; if not, it is
-/// saved for inspection and the run fails. A test that cannot run is tried
+/// The final check: the result must still be interesting; if not, why
+/// not (the run then keeps the last result that passed twice and fails,
+/// see `app.rs`). A test that cannot run is tried
 /// again for up to `patience`, as in the reduction; then the run stops as
 /// a faulted one.
 pub(crate) fn still_interesting(
     oracle: &ScriptOracle,
     bytes: &[u8],
-    destination: &Destination,
     patience: Duration,
-) -> Result<()> {
+) -> Result<Option<&'static str>> {
     let never = AtomicBool::new(false);
     let config = Configuration::full(0);
     let candidate = Candidate {
@@ -214,21 +215,11 @@ pub(crate) fn still_interesting(
             )
         },
     )?;
-    if outcome.verdict != Verdict::Interesting {
-        destination.save(bytes).ok();
-        let exit = if outcome.timed_out {
-            "it timed out"
-        } else {
-            "the oracle rejects it"
-        };
-        bail!(
-            "the final result is no longer interesting ({exit}); the oracle is probably flaky \
-             (--recheck re-tests every success before committing it). \
-             The result was kept in {} for inspection",
-            destination.describe()
-        );
-    }
-    Ok(())
+    Ok(match (outcome.verdict, outcome.timed_out) {
+        (Verdict::Interesting, _) => None,
+        (_, true) => Some("it timed out in the final check"),
+        _ => Some("the oracle rejects it in the final check"),
+    })
 }
 
 /// Runs `oracle` on every one of `inputs` at once, a thread each; the

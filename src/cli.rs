@@ -27,7 +27,7 @@ use crate::policy::perses::{PersesOptions, PersesSchedule};
 use crate::policy::registry::{self, Entry, Tuning};
 use crate::policy::tpdd::TPddOptions;
 use crate::policy::{Minimizer, MinimizerSettings};
-use crate::settings::{Settings, parse_duration};
+use crate::settings::{LlmEndpoint, Settings, parse_duration, parse_size};
 use crate::units::UnitKind;
 
 pub const AFTER_HELP: &str = "\
@@ -56,9 +56,11 @@ Also: reduce completions bash|zsh|fish (a completion script), reduce man.
 Exit codes:
   0  reduced (or already minimal), or stopped by --max-time/--max-tests
   1  an error: unreadable, empty, binary (for a language with a grammar) or
-     too large input, unwritable output, a final result that is no longer
-     interesting
-  2  bad usage, or a --grammar library that cannot be used
+     too large input, unwritable output, a result that is no longer
+     interesting when re-tested (the output then holds the last result
+     that passed twice)
+  2  bad usage (e.g. a --memory-limit that is not a size), or a --grammar
+     library that cannot be used
   3  the oracle cannot be trusted: the original input is not interesting (a
      diagnosis or a recipe to reproduce the check by hand is printed), its
      verdicts on the original disagree (flaky), or it accepts an empty file
@@ -430,6 +432,69 @@ pub struct Cli {
     #[arg(long, value_name = "SECS", hide = true)]
     pub(crate) fault_patience: Option<f64>,
 
+    /// Limit every test's address space (setrlimit RLIMIT_AS) to SIZE, e.g.
+    /// 512M or 2G (K, M, G, T: powers of 1024). A test that runs out of
+    /// memory under it counts as not interesting; the summary counts them.
+    #[arg(long, value_name = "SIZE", help_heading = "Oracle")]
+    pub(crate) memory_limit: Option<String>,
+
+    /// Re-test the current best after every N successes, and the result at
+    /// the end; if it no longer passes, the oracle is flaky: the run stops
+    /// and keeps the last result that passed twice (exit 1). 0 = at the end only.
+    #[arg(long, value_name = "N", default_value_t = 50, help_heading = "Oracle")]
+    pub(crate) retest_every: u32,
+
+    /// After the fixpoint, reduce again from the original on another path
+    /// (other orders of the tree and token passes), keeping the result
+    /// only if it is smaller (tokens, then bytes) than the best; verdicts
+    /// come from the cache. Repeated while a restart beats the best.
+    #[arg(long, overrides_with = "no_restart", help_heading = "Algorithm")]
+    pub(crate) restart: bool,
+
+    /// Do not restart after the fixpoint (the default).
+    #[arg(long, overrides_with = "restart", help_heading = "Algorithm")]
+    pub(crate) no_restart: bool,
+
+    /// An outside reducer run as a pass after each round (repeatable): a
+    /// shell command given the path of a copy of the current best as its
+    /// last argument, which it rewrites in place. The result is kept only
+    /// if it is smaller and the oracle accepts it; a crash, a hang (past
+    /// the oracle's timeout) or a larger result changes nothing.
+    #[arg(long = "reduce-with", value_name = "CMD", help_heading = "Algorithm")]
+    pub(crate) reduce_with: Vec<String>,
+
+    /// A command proposing smaller candidates after each round
+    /// (repeatable): it gets the current best on stdin and prints one or
+    /// more candidates on stdout, separated by lines reading
+    /// `---- reduce candidate ----`; the oracle judges each.
+    #[arg(long = "propose-with", value_name = "CMD", help_heading = "Algorithm")]
+    pub(crate) propose_with: Vec<String>,
+
+    /// An OpenAI-compatible API (llama.cpp's server, Ollama, vLLM), plain
+    /// HTTP, e.g. http://127.0.0.1:8080/v1: its chat model is asked for a
+    /// smaller candidate after each round; the oracle judges it. Needs --llm-model.
+    #[arg(
+        long,
+        value_name = "URL",
+        requires = "llm_model",
+        help_heading = "Algorithm"
+    )]
+    pub(crate) llm_url: Option<String>,
+
+    /// The model --llm-url serves.
+    #[arg(
+        long,
+        value_name = "NAME",
+        requires = "llm_url",
+        help_heading = "Algorithm"
+    )]
+    pub(crate) llm_model: Option<String>,
+
+    /// Save the original and every accepted candidate in DIR, as
+    /// `NNNN-<pass>.<ext>` in order (DIR is created).
+    #[arg(long, value_name = "DIR", help_heading = "Output")]
+    pub(crate) history: Option<PathBuf>,
+
     /// List the algorithms and inner minimizers, then exit.
     #[arg(long)]
     pub list_algos: bool,
@@ -445,6 +510,13 @@ impl Cli {
     /// requires them unless `--list-algos` or a subcommand is given).
     pub fn settings(self) -> Result<Settings> {
         let max_time = self.check()?;
+        let memory_limit = self
+            .memory_limit
+            .as_deref()
+            .map(parse_size)
+            .transpose()
+            .map_err(|e| failure(exit::USAGE, format!("{e:#}")))?;
+        let llm = self.llm_endpoint()?;
         let lang = self.language()?;
         let strategy = self.strategy();
         let jobs = self
@@ -476,7 +548,31 @@ impl Cli {
             fault_patience: self
                 .fault_patience
                 .map(|s| Duration::from_secs_f64(s.clamp(0.0, 1e9))),
+            history: self.history,
+            memory_limit,
+            restart: self.restart && !self.no_restart,
+            reduce_with: self.reduce_with,
+            propose_with: self.propose_with,
+            llm,
+            retest_every: self.retest_every,
         })
+    }
+
+    /// `--llm-url` and `--llm-model`, the URL checked to be plain HTTP.
+    fn llm_endpoint(&self) -> Result<Option<LlmEndpoint>> {
+        let (Some(url), Some(model)) = (&self.llm_url, &self.llm_model) else {
+            return Ok(None);
+        };
+        if !url.starts_with("http://") {
+            return Err(failure(
+                exit::USAGE,
+                format!("--llm-url {url}: only plain http:// URLs are supported (a local server)"),
+            ));
+        }
+        Ok(Some(LlmEndpoint {
+            url: url.trim_end_matches('/').to_string(),
+            model: model.clone(),
+        }))
     }
 
     /// The language `--lang` and `--grammar` ask for: a language of the
@@ -565,6 +661,14 @@ impl Cli {
             .map(parse_duration)
             .transpose()
             .map_err(|e| failure(exit::USAGE, format!("{e:#}")))?;
+        for command in self.reduce_with.iter().chain(&self.propose_with) {
+            if command.trim().is_empty() {
+                return Err(failure(
+                    exit::USAGE,
+                    "--reduce-with/--propose-with is empty: give a shell command",
+                ));
+            }
+        }
         if self
             .launcher
             .as_deref()

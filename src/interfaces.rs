@@ -4,7 +4,8 @@
 //! running test is told to stop ([`CancelSignal`], [`Watch`]), how
 //! candidates are kept from the oracle without running it ([`SyntaxFilter`])
 //! and who hears about progress ([`Observer`]), messages ([`Messages`])
-//! and verdicts worth keeping across runs ([`VerdictLog`]).
+//! verdicts worth keeping across runs ([`VerdictLog`]) and accepted steps
+//! ([`StepLog`]).
 //!
 //! The loop (`reducer.rs`) and the implementations (the script oracle in
 //! `oracle/`, the syntax check in `syntax.rs`, the run's display in
@@ -141,6 +142,13 @@ pub trait Messages: Send + Sync {
 /// again.
 pub trait VerdictLog: Sync {
     fn verdict(&self, key: u128, interesting: bool);
+}
+
+/// Hears every candidate the loop accepts, with the pass that proposed
+/// it, in order (`--history`, in `history.rs`), so that the loop itself
+/// writes no files.
+pub trait StepLog: Sync {
+    fn accepted(&self, pass: &str, bytes: &[u8]);
 }
 
 /// An observer that does nothing.

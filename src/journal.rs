@@ -57,7 +57,7 @@ pub(crate) fn run_hash(settings: &Settings, source: &[u8], lang: Lang, script: &
     }
     let strategy = &settings.strategy;
     let options = format!(
-        "{lang:?} {} {:?} {:?} {} {:?} timeout={:?} recheck={} no_syntax_filter={}",
+        "{lang:?} {} {:?} {:?} {} {:?} timeout={:?} recheck={} no_syntax_filter={} memory_limit={:?}",
         strategy.algo.name,
         strategy.inner,
         strategy.unit,
@@ -66,6 +66,7 @@ pub(crate) fn run_hash(settings: &Settings, source: &[u8], lang: Lang, script: &
         settings.timeout,
         settings.recheck,
         settings.no_syntax_filter,
+        settings.memory_limit,
     );
     part(options.as_bytes());
     format!("{:032x}", h.digest128())

@@ -17,6 +17,7 @@ use crate::configuration::Configuration;
 use crate::interfaces::{Observer, Strictness, SyntaxFilter};
 use crate::languages::Lang;
 use crate::policy::format::Style;
+use crate::policy::perses::PersesSchedule;
 use crate::policy::registry::{self, BuildContext, Entry, Role, Tuning};
 use crate::policy::{Minimizer, Policy};
 use crate::reducer::{Reducer, StopReason};
@@ -105,6 +106,32 @@ pub(crate) fn builds_tree(strategy: &Strategy, lang: Lang) -> bool {
         Lang::Text => needs_tree && flat_units(strategy.unit, lang) == Some(UnitKind::Token),
         Lang::Bytes => false,
     }
+}
+
+/// The strategies `--restart` tries from the original, in turn, once the
+/// first run reached its fixpoint: the same phases on other paths, since
+/// the same path would only replay the cache. First the other list
+/// minimizer inside the tree phase (ddmin's halves where Dr. DD's coarse
+/// levels went, or the reverse), then Perses's other schedule.
+pub(crate) fn restart_variants(strategy: &Strategy) -> Vec<Strategy> {
+    let auto = strategy.algo.role == Role::Pipeline;
+    let inner = strategy.inner.unwrap_or(if auto {
+        Minimizer::DrDd
+    } else {
+        Minimizer::DdMin
+    });
+    let mut other_inner = *strategy;
+    other_inner.inner = Some(if inner == Minimizer::DdMin {
+        Minimizer::DrDd
+    } else {
+        Minimizer::DdMin
+    });
+    let mut other_schedule = *strategy;
+    other_schedule.tuning.perses.schedule = match strategy.tuning.perses.schedule {
+        PersesSchedule::Sweep => PersesSchedule::Tutorial,
+        PersesSchedule::Tutorial => PersesSchedule::Sweep,
+    };
+    vec![other_inner, other_schedule]
 }
 
 impl Plan {

@@ -36,8 +36,8 @@ use std::time::{Duration, Instant};
 use crate::cache::{VerdictCache, key_of};
 use crate::configuration::Configuration;
 use crate::interfaces::{
-    Candidate, Fault, Messages, Observer, Oracle, Strictness, SyntaxFilter, TestOutcome, Verdict,
-    VerdictLog, Watch,
+    Candidate, Fault, Messages, Observer, Oracle, StepLog, Strictness, SyntaxFilter, TestOutcome,
+    Verdict, VerdictLog, Watch,
 };
 use crate::patience::{FaultNotice, test_patiently};
 use crate::policy::Policy;
@@ -69,6 +69,9 @@ pub struct Limits {
     /// How long a test that cannot run is tried again before the run
     /// stops (`None`: [`DEFAULT_FAULT_PATIENCE`]).
     pub fault_patience: Option<Duration>,
+    /// Set from outside (a re-test of the best that failed) when the
+    /// oracle turned out flaky: the run stops ([`StopReason::Flaky`]).
+    pub flaky: Option<Arc<AtomicBool>>,
 }
 
 /// How long a fault may last before the run stops, by default.
@@ -85,6 +88,8 @@ pub enum StopReason {
     /// A test could not run for longer than the fault patience
     /// ([`Reducer::fault`] says why).
     Fault,
+    /// A re-test of the best so far failed: the oracle is flaky.
+    Flaky,
 }
 
 impl StopReason {
@@ -95,6 +100,7 @@ impl StopReason {
             StopReason::MaxTime => "max-time",
             StopReason::Interrupted => "interrupted",
             StopReason::Fault => "fault",
+            StopReason::Flaky => "flaky",
         }
     }
 }
@@ -119,6 +125,8 @@ pub struct Reducer<'a> {
     fault: Option<Fault>,
     /// Hears every verdict cached.
     log: Option<&'a dyn VerdictLog>,
+    /// Hears every candidate accepted.
+    steps: Option<&'a dyn StepLog>,
     /// Where a fault being retried is said.
     messages: Option<&'a dyn Messages>,
     notice: Arc<FaultNotice>,
@@ -160,6 +168,7 @@ impl<'a> Reducer<'a> {
             recheck_failures: 0,
             fault: None,
             log: None,
+            steps: None,
             messages: None,
             notice: Arc::default(),
             phases: Vec::new(),
@@ -169,6 +178,12 @@ impl<'a> Reducer<'a> {
     /// Tells `log` every verdict cached from now on.
     pub fn with_log(mut self, log: Option<&'a dyn VerdictLog>) -> Self {
         self.log = log;
+        self
+    }
+
+    /// Tells `steps` every candidate accepted from now on.
+    pub fn with_steps(mut self, steps: Option<&'a dyn StepLog>) -> Self {
+        self.steps = steps;
         self
     }
 
@@ -273,6 +288,11 @@ impl<'a> Reducer<'a> {
         {
             return Some(StopReason::Interrupted);
         }
+        if let Some(flag) = &self.limits.flaky
+            && flag.load(Ordering::SeqCst)
+        {
+            return Some(StopReason::Flaky);
+        }
         if self
             .limits
             .max_tests
@@ -372,6 +392,56 @@ impl<'a> Reducer<'a> {
         (Arc::unwrap_or_clone(best), reason)
     }
 
+    /// Judges `bytes`, a candidate from outside the policies (an outside
+    /// reducer, a proposal), as the loop judges its own: the cache, the
+    /// syntax filter, then the oracle; counted in `phase`. A candidate
+    /// found interesting is accepted (told to the step log and counted as
+    /// a success). `Err` when a limit or a fault stops the run first.
+    pub fn judge(&mut self, bytes: &[u8], phase: &mut PhaseStats) -> Result<bool, StopReason> {
+        if let Some(reason) = self.limit_hit() {
+            return Err(reason);
+        }
+        let (known, key) = self.cached(bytes, phase);
+        let interesting = match known {
+            Some(known) => known,
+            None if self
+                .active_filter()
+                .is_some_and(|(filter, _)| !filter.accepts(bytes)) =>
+            {
+                self.record_rejection(key, phase);
+                false
+            }
+            None => {
+                let never = AtomicBool::new(false);
+                let cancel = self.limits.interrupt.as_deref().unwrap_or(&never);
+                let config = Configuration::full(0);
+                let candidate = Candidate {
+                    config: &config,
+                    bytes,
+                };
+                let outcome = match self.test(&candidate, Watch::Flag(cancel)) {
+                    Ok(outcome) if outcome.cancelled => {
+                        return Err(self.limit_hit().unwrap_or(StopReason::Interrupted));
+                    }
+                    Ok(outcome) => outcome,
+                    Err(fault) => {
+                        self.fault = Some(fault);
+                        return Err(StopReason::Fault);
+                    }
+                };
+                self.record(key, outcome, phase)
+            }
+        };
+        if interesting {
+            phase.successes += 1;
+            self.rebase_filter(bytes);
+            if let Some(steps) = self.steps {
+                steps.accepted(&phase.name, bytes);
+            }
+        }
+        Ok(interesting)
+    }
+
     /// Tests `candidate`, trying again while its test cannot run.
     fn test(&self, candidate: &Candidate<'_>, cancel: Watch<'_>) -> Result<TestOutcome, Fault> {
         test_patiently(
@@ -407,6 +477,9 @@ impl<'a> Reducer<'a> {
     ) {
         phase.successes += 1;
         self.rebase_filter(bytes);
+        if let Some(steps) = self.steps {
+            steps.accepted(&phase.name, bytes);
+        }
         observer.on_improved(config, bytes);
         observer.on_progress(phase, config);
     }

@@ -35,7 +35,21 @@ pub(crate) fn run_report(
         parse_errors: plan.parse_errors().unwrap_or(0),
         stop_reason: reduced.reason.name().to_string(),
         reducer_cpu_seconds: self_cpu_seconds(),
+        memory_limit: None,
+        retests: reduced.retests,
+        restart: reduced.restart,
     }
+}
+
+/// The error of a run whose result failed a re-test: the oracle is flaky,
+/// and the output holds the last result that passed twice.
+pub(crate) fn flaky_failure(cause: &str, destination: &Destination) -> anyhow::Error {
+    anyhow::anyhow!(
+        "the result is no longer interesting ({cause}): the oracle is flaky \
+         (--recheck re-tests every success before committing it); {} holds the last \
+         result that passed twice",
+        destination.describe()
+    )
 }
 
 /// Writes `report` as JSON where `--stats-json` says, if it does.
@@ -75,9 +89,13 @@ pub(crate) fn summary(report: &RunReport, destination: &Destination, reason: Sto
             " (stopped: tests could not run; the result is the best so far, not a minimal one)"
                 .to_string()
         }
+        StopReason::Flaky => {
+            " (stopped: the oracle is flaky; the result is the last one that passed twice)"
+                .to_string()
+        }
     };
     format!(
-        "reduce: {} → {} bytes ({:.1}%), {} → {} units, {} tests, {} cache hits, {:.1}s; result in {}{note}",
+        "reduce: {} → {} bytes ({:.1}%), {} → {} units, {} tests, {} cache hits, {:.1}s; result in {}{note}{}{}",
         report.bytes_before,
         report.bytes_after,
         crate::progress::percent(report.bytes_after, report.bytes_before),
@@ -87,7 +105,39 @@ pub(crate) fn summary(report: &RunReport, destination: &Destination, reason: Sto
         report.cache_hits(),
         report.wall_seconds,
         destination.describe(),
+        restart_note(report),
+        memory_note(report),
     )
+}
+
+/// What `--restart` gained, for the summary.
+fn restart_note(report: &RunReport) -> String {
+    let Some(r) = &report.restart else {
+        return String::new();
+    };
+    let tests = report.oracle_calls().saturating_sub(r.tests_before);
+    let rounds = format!("{} round{}", r.rounds, if r.rounds == 1 { "" } else { "s" });
+    if (report.units_after, report.bytes_after) < (r.units_before, r.bytes_before) {
+        format!(
+            "; --restart ({rounds}, {tests} tests) gained {} units, {} bytes",
+            r.units_before.saturating_sub(report.units_after),
+            r.bytes_before as i64 - report.bytes_after as i64,
+        )
+    } else {
+        format!("; --restart ({rounds}, {tests} tests) gained nothing")
+    }
+}
+
+/// The tests `--memory-limit` stopped, for the summary.
+fn memory_note(report: &RunReport) -> String {
+    match report.memory_limit {
+        Some((bytes, hits)) if hits > 0 => format!(
+            "; {hits} test{} ran out of memory under --memory-limit {}",
+            if hits == 1 { "" } else { "s" },
+            crate::oracle::size_name(bytes)
+        ),
+        _ => String::new(),
+    }
 }
 
 /// The first line of a run, once the oracle is trusted: what is reduced,

@@ -55,6 +55,29 @@ pub struct Settings {
     /// How long a test that cannot run is retried before the run stops
     /// (`None`: the loop's default).
     pub(crate) fault_patience: Option<Duration>,
+    /// Where every accepted candidate is saved, numbered (`--history`).
+    pub(crate) history: Option<PathBuf>,
+    /// The address-space limit of every test, in bytes (`--memory-limit`).
+    pub(crate) memory_limit: Option<u64>,
+    /// Reduce again from the original after the fixpoint (`--restart`).
+    pub(crate) restart: bool,
+    /// Outside reducers run as passes, each a shell command given the
+    /// current best's path (`--reduce-with`).
+    pub(crate) reduce_with: Vec<String>,
+    /// Commands proposing candidates from the current best (`--propose-with`).
+    pub(crate) propose_with: Vec<String>,
+    /// An OpenAI-compatible chat endpoint proposing candidates.
+    pub(crate) llm: Option<LlmEndpoint>,
+    /// Re-test the current best after this many successes (0: only at the end).
+    pub(crate) retest_every: u32,
+}
+
+/// An OpenAI-compatible chat endpoint (`--llm-url`, `--llm-model`).
+#[derive(Clone, Debug)]
+pub(crate) struct LlmEndpoint {
+    /// The API's base, e.g. `http://127.0.0.1:8080/v1`.
+    pub(crate) url: String,
+    pub(crate) model: String,
 }
 
 impl Settings {
@@ -87,6 +110,32 @@ pub(crate) fn parse_duration(text: &str) -> Result<Duration> {
     Ok(Duration::from_secs_f64(secs))
 }
 
+/// Parses a size in bytes: `4096`, `512K`, `512M`, `2G`, `1T` (powers of
+/// 1024; a trailing `B` or `iB` is allowed), at least 1 MiB.
+pub(crate) fn parse_size(text: &str) -> Result<u64> {
+    let t = text.trim();
+    let upper = t.to_ascii_uppercase();
+    let digits = upper.trim_end_matches("IB").trim_end_matches('B');
+    let (num, shift) = match digits.chars().last() {
+        Some('K') => (&digits[..digits.len() - 1], 10),
+        Some('M') => (&digits[..digits.len() - 1], 20),
+        Some('G') => (&digits[..digits.len() - 1], 30),
+        Some('T') => (&digits[..digits.len() - 1], 40),
+        _ => (digits, 0),
+    };
+    let n: f64 = num
+        .trim()
+        .parse()
+        .ok()
+        .filter(|n: &f64| n.is_finite() && *n > 0.0)
+        .with_context(|| format!("--memory-limit {text}: not a size (try 512M or 2G)"))?;
+    let bytes = n * (1u64 << shift) as f64;
+    if bytes < (1u64 << 20) as f64 {
+        bail!("--memory-limit {text}: too small to start a test (at least 1M)");
+    }
+    Ok(bytes.min(u64::MAX as f64) as u64)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -99,5 +148,17 @@ mod tests {
         assert_eq!(parse_duration("1.5h").unwrap(), Duration::from_secs(5400));
         assert!(parse_duration("10 parsecs").is_err());
         assert!(parse_duration("-3s").is_err());
+    }
+
+    #[test]
+    fn sizes_accept_bytes_and_binary_suffixes() {
+        assert_eq!(parse_size("512M").unwrap(), 512 << 20);
+        assert_eq!(parse_size("2g").unwrap(), 2 << 30);
+        assert_eq!(parse_size("1.5GiB").unwrap(), 3 << 29);
+        assert_eq!(parse_size("4096K").unwrap(), 4 << 20);
+        assert_eq!(parse_size("2097152").unwrap(), 2 << 20);
+        for bad in ["", "lots", "12X", "-1G", "0", "1K"] {
+            assert!(parse_size(bad).is_err(), "{bad}");
+        }
     }
 }

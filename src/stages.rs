@@ -4,26 +4,44 @@
 //! A stage is one parse of the text: the default pipeline on a grammar
 //! parses its result again after each round that changed it, and runs the
 //! next round on the new tree; the loop's cache, counters and stats go on
-//! from stage to stage ([`Carried`]).
+//! from stage to stage ([`Carried`]). When a stage's rounds reach their
+//! fixpoint the outside passes (`--reduce-with`, `--propose-with`,
+//! `--llm-url`; `proposals.rs`) get the result, and one they shrink starts
+//! a new stage.
+//!
+//! With `--restart`, once the run reaches its fixpoint it starts over from
+//! the original on another path (`pipeline::restart_variants`), the cache
+//! going on, and keeps what it finds only where it beats the best (tokens,
+//! then bytes); it stops when a restart cannot.
+//!
+//! Every `--retest-every` improvements the best is tested again ([`Retest`]);
+//! one that fails stops the run ([`StopReason::Flaky`]) and the last
+//! result that passed twice is kept.
 //!
 //! With a journal (`journal.rs`) every verdict and improvement is written to
 //! it; a resumed run starts with the journal's verdicts in the cache, and
 //! while it replays the earlier run (every test a cache hit) it saves
 //! nothing larger than the result the earlier run had saved.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use anyhow::Result;
 
 use crate::cache::key_of;
 use crate::configuration::Configuration;
-use crate::interfaces::{Messages, Observer, Oracle, VerdictLog};
+use crate::interfaces::{
+    Candidate, Messages, Observer, Oracle, StepLog, Verdict, VerdictLog, Watch,
+};
 use crate::journal::{Journal, Resumed};
 use crate::languages::Lang;
 use crate::output::Destination;
-use crate::pipeline::Plan;
+use crate::pipeline::{Plan, Strategy, restart_variants};
 use crate::progress::Progress;
+use crate::proposals::Passes;
 use crate::reducer::{Carried, Limits, Reducer, StopReason};
 use crate::settings::Settings;
-use crate::stats::PhaseStats;
+use crate::stats::{PhaseStats, RestartGain};
 use crate::units::Units;
 
 /// What every stage of a run shares (see [`Stages::run_stages`]).
@@ -37,6 +55,10 @@ pub(crate) struct Stages<'a> {
     pub(crate) journal: Option<&'a Journal>,
     /// Where a test that could not run is said (the display).
     pub(crate) messages: &'a dyn Messages,
+    /// Hears every accepted candidate (`--history`).
+    pub(crate) steps: Option<&'a dyn StepLog>,
+    /// The outside passes tried at each fixpoint.
+    pub(crate) passes: &'a Passes<'a>,
 }
 
 /// What the stages left: the result, its unit count, why the run stopped,
@@ -46,13 +68,39 @@ pub(crate) struct Reduced {
     pub(crate) units: u32,
     pub(crate) reason: StopReason,
     pub(crate) reducer: Carried,
+    /// The last result that passed the oracle twice (the original at first).
+    pub(crate) confirmed: Vec<u8>,
+    /// Re-tests of the best run (`--retest-every`).
+    pub(crate) retests: u64,
+    /// What `--restart` did, if it ran.
+    pub(crate) restart: Option<RestartGain>,
 }
 
-impl Stages<'_> {
-    /// Reduces `source` as `plan` says, one stage per parse of the text:
-    /// the default pipeline parses its result again after each round that
-    /// changed it (see `Plan::reparses_between_rounds`), and the reducer's
-    /// cache, counters and stats go on from stage to stage. `resumed` is
+/// A run's result so far.
+struct Best {
+    bytes: Vec<u8>,
+    units: u32,
+    reason: StopReason,
+}
+
+impl Best {
+    /// Tokens, then bytes.
+    fn size(&self) -> (u32, u64) {
+        (self.units, self.bytes.len() as u64)
+    }
+}
+
+/// What goes on from stage to stage, and from the first run to its restarts.
+struct Run<'a> {
+    carried: Option<Carried>,
+    known: Vec<(u128, bool)>,
+    keeper: Keeper<'a>,
+    limits: Limits,
+}
+
+impl<'a> Stages<'a> {
+    /// Reduces `source` as `plan` says, then (with `--restart`) again from
+    /// `source` on other paths while that beats the best. `resumed` is
     /// what a journal kept of an earlier run of the same command.
     pub(crate) fn run_stages(
         &self,
@@ -61,108 +109,320 @@ impl Stages<'_> {
         progress: &mut Progress,
         resumed: Option<Resumed>,
     ) -> Result<Reduced> {
-        let (mut known, mut replaying) = match resumed {
+        let (known, replaying) = match resumed {
             Some(r) => (r.verdicts, r.best),
             None => (Vec::new(), None),
         };
-        let settings = self.settings;
+        let flaky = Arc::new(AtomicBool::new(false));
+        let mut limits = self.limits.clone();
+        limits.flaky = Some(Arc::clone(&flaky));
+        let mut run = Run {
+            carried: None,
+            known,
+            keeper: Keeper {
+                destination: self.destination,
+                journal: self.journal,
+                replaying,
+                save_error: None,
+                floor: None,
+                retest: Retest {
+                    every: self.settings.retest_every,
+                    since: 0,
+                    confirmed: source.to_vec(),
+                    flaky,
+                    runs: 0,
+                },
+            },
+            limits,
+        };
+        let mut best = self.run_from(&self.settings.strategy, plan, source, progress, &mut run)?;
+        let mut restart = None;
+        if self.settings.restart && best.reason == StopReason::Finished {
+            restart = Some(RestartGain {
+                rounds: 0,
+                units_before: best.units,
+                bytes_before: best.bytes.len() as u64,
+                tests_before: tests_of(&run),
+            });
+            best = self.restart(source, best, progress, &mut run, restart.as_mut())?;
+        }
+        Ok(Reduced {
+            bytes: best.bytes,
+            units: best.units,
+            reason: best.reason,
+            reducer: run.carried.take().expect("a stage ran"),
+            confirmed: run.keeper.retest.confirmed,
+            retests: run.keeper.retest.runs,
+            restart,
+        })
+    }
+
+    /// `--restart`: runs from `source` on each restart variant in turn,
+    /// keeping a result smaller than `best`, until one is not.
+    fn restart(
+        &self,
+        source: &[u8],
+        mut best: Best,
+        progress: &mut Progress,
+        run: &mut Run<'_>,
+        mut report: Option<&mut RestartGain>,
+    ) -> Result<Best> {
+        for strategy in restart_variants(&self.settings.strategy) {
+            if let Some(report) = report.as_deref_mut() {
+                report.rounds += 1;
+            }
+            run.keeper.floor = Some(best.size());
+            let plan = Plan::new(&strategy, self.lang, source.to_vec())?;
+            let round = self.run_from(&strategy, &plan, source, progress, run)?;
+            let (beaten, reason) = (round.size() < best.size(), round.reason);
+            if beaten {
+                best = round;
+            }
+            best.reason = reason;
+            if !beaten || reason != StopReason::Finished {
+                break;
+            }
+        }
+        run.keeper.floor = None;
+        Ok(best)
+    }
+
+    /// Reduces `source` as `plan` says, one stage per parse of the text:
+    /// the default pipeline parses its result again after each round that
+    /// changed it (see `Plan::reparses_between_rounds`), and so does any
+    /// plan after an outside pass shrank its result. `plan` is `strategy`'s
+    /// plan of `source`.
+    fn run_from(
+        &self,
+        strategy: &Strategy,
+        plan: &Plan,
+        source: &[u8],
+        progress: &mut Progress,
+        run: &mut Run<'_>,
+    ) -> Result<Best> {
         let mut reparsed: Option<Plan> = None;
-        let mut carried = None;
         let mut stage_text = source.to_vec();
         // A round's tree phase runs while the last one changed something.
         let mut tree_phase = true;
         loop {
             let stage = reparsed.as_ref().unwrap_or(plan);
-            let stage_units = stage.units();
+            let (mut reducer, units) = self.reducer_for(stage, run);
             let mut observer = SaveAndShow {
-                destination: self.destination,
+                keeper: &mut run.keeper,
                 progress: &mut *progress,
-                units: stage_units,
-                save_error: None,
-                journal: self.journal,
-                replaying,
+                units,
+                oracle: self.oracle,
+                interrupt: self.limits.interrupt.as_deref(),
+                messages: self.messages,
             };
-            let filter = if settings.no_syntax_filter {
-                None
-            } else {
-                stage.syntax_filter()
-            };
-            let mut reducer = Reducer::new(stage_units, self.oracle)
-                .with_cache(settings.cache)
-                .with_jobs(settings.jobs)
-                .with_recheck(settings.recheck)
-                .with_filter(filter)
-                .with_limits(self.limits.clone())
-                .with_log(self.journal.map(|j| j as &dyn VerdictLog))
-                .with_messages(Some(self.messages));
-            reducer = match carried.take() {
-                Some(c) => reducer.with_carried(c),
-                None => reducer.with_known(std::mem::take(&mut known)),
-            };
-            let full = Configuration::full(stage_units.len());
+            let full = Configuration::full(units.len());
             let (mut result, mut reason, tree_changed) =
                 stage.run_rounds(&mut reducer, full, &mut observer, tree_phase);
             tree_phase = tree_changed;
-            let mut bytes = stage_units.render(&result);
-            let again = reason == StopReason::Finished
+            let mut bytes = units.render(&result);
+            let mut again = reason == StopReason::Finished
                 && stage.reparses_between_rounds()
                 && bytes != stage_text;
+            let mut shrunk_outside = false;
+            if !again && reason == StopReason::Finished {
+                match self.passes.run(&mut reducer, &bytes) {
+                    Ok(Some(better)) => (bytes, again, shrunk_outside) = (better, true, true),
+                    Ok(None) => {}
+                    Err(stop) => reason = stop,
+                }
+            }
             if !again && reason == StopReason::Finished {
                 (result, reason) = stage.run_closing(&mut reducer, result, &mut observer);
-                bytes = stage_units.render(&result);
+                bytes = units.render(&result);
             }
-            if let Some(err) = observer.save_error.take() {
+            if let Some(err) = run.keeper.save_error.take() {
                 return Err(err);
             }
-            replaying = observer.replaying;
-            let state = reducer.into_carried();
+            run.carried = Some(reducer.into_carried());
             if !again {
-                return Ok(Reduced {
+                return Ok(Best {
                     bytes,
                     units: result.len(),
                     reason,
-                    reducer: state,
                 });
             }
-            carried = Some(state);
-            let next = Plan::new(&settings.strategy, self.lang, bytes.clone())?;
-            reparsed = Some(next.for_a_later_round());
+            let next = Plan::new(strategy, self.lang, bytes.clone())?;
+            let next = next.for_a_later_round();
+            if shrunk_outside {
+                tree_phase = true;
+                self.keep_outside(&next, &bytes, progress, run);
+            }
+            reparsed = Some(next);
             stage_text = bytes;
         }
     }
+
+    /// Saves a result an outside pass found, as the observer saves the
+    /// loop's (`next` is the plan of its text).
+    fn keep_outside(&self, next: &Plan, bytes: &[u8], progress: &mut Progress, run: &mut Run<'_>) {
+        let mut observer = SaveAndShow {
+            keeper: &mut run.keeper,
+            progress,
+            units: next.units(),
+            oracle: self.oracle,
+            interrupt: self.limits.interrupt.as_deref(),
+            messages: self.messages,
+        };
+        observer.on_improved(&Configuration::full(next.units().len()), bytes);
+    }
+
+    /// The reduce loop for a stage of `stage`, going on from the run so
+    /// far, and the stage's units.
+    fn reducer_for<'p>(&'p self, stage: &'p Plan, run: &mut Run<'_>) -> (Reducer<'p>, &'p Units) {
+        let settings = self.settings;
+        let units = stage.units();
+        let filter = if settings.no_syntax_filter {
+            None
+        } else {
+            stage.syntax_filter()
+        };
+        let reducer = Reducer::new(units, self.oracle)
+            .with_cache(settings.cache)
+            .with_jobs(settings.jobs)
+            .with_recheck(settings.recheck)
+            .with_filter(filter)
+            .with_limits(run.limits.clone())
+            .with_log(self.journal.map(|j| j as &dyn VerdictLog))
+            .with_steps(self.steps)
+            .with_messages(Some(self.messages));
+        let reducer = match run.carried.take() {
+            Some(c) => reducer.with_carried(c),
+            None => reducer.with_known(std::mem::take(&mut run.known)),
+        };
+        (reducer, units)
+    }
 }
 
-/// Saves every improvement and keeps the display current.
-struct SaveAndShow<'a> {
+/// Oracle tests run so far.
+fn tests_of(run: &Run<'_>) -> u64 {
+    run.carried
+        .as_ref()
+        .map_or(0, |c| c.phases.iter().map(|p| p.tests).sum())
+}
+
+/// Where improvements go, from stage to stage: the output, the journal,
+/// and the re-tests of the best.
+struct Keeper<'a> {
     destination: &'a Destination,
-    progress: &'a mut Progress,
-    units: &'a Units,
-    save_error: Option<anyhow::Error>,
     journal: Option<&'a Journal>,
     /// The size and hash of the last improvement an earlier run saved,
     /// while the run replays the way to it.
     replaying: Option<(u64, u128)>,
+    save_error: Option<anyhow::Error>,
+    /// While restarting: the best's size (tokens, bytes); only a smaller
+    /// result is saved.
+    floor: Option<(u32, u64)>,
+    retest: Retest,
 }
 
-impl Observer for SaveAndShow<'_> {
-    fn on_improved(&mut self, _config: &Configuration, bytes: &[u8]) {
+impl Keeper<'_> {
+    /// Whether an improvement to `bytes` (`units` units) is to be saved.
+    fn worth_saving(&mut self, units: u32, bytes: &[u8]) -> bool {
+        let size = (units, bytes.len() as u64);
+        if let Some(floor) = self.floor {
+            if size >= floor {
+                return false;
+            }
+            self.floor = Some(size);
+        }
         if let Some((size, key)) = self.replaying {
             let reached = key_of(bytes) == key;
             if reached || (bytes.len() as u64) < size {
                 self.replaying = None;
             }
             if reached || (bytes.len() as u64) >= size {
-                return; // the output already holds it, or a better one
+                return false; // the output already holds it, or a better one
             }
         }
-        if self.save_error.is_none()
-            && let Err(e) = self.destination.save(bytes)
-        {
-            self.save_error = Some(e);
+        true
+    }
+}
+
+/// `--retest-every`: the best tested again after every `every`
+/// improvements; the last result that passed twice.
+struct Retest {
+    every: u32,
+    since: u32,
+    confirmed: Vec<u8>,
+    /// Thrown when a re-test fails: the loop stops.
+    flaky: Arc<AtomicBool>,
+    runs: u64,
+}
+
+impl Retest {
+    /// Counts an improvement to `bytes`, re-testing it when it is due.
+    fn improved(
+        &mut self,
+        bytes: &[u8],
+        oracle: &dyn Oracle,
+        interrupt: Option<&AtomicBool>,
+        messages: &dyn Messages,
+    ) {
+        self.since += 1;
+        if self.every == 0 || self.since < self.every || self.flaky.load(Ordering::SeqCst) {
+            return;
         }
-        if let Some(journal) = self.journal {
+        self.since = 0;
+        let never = AtomicBool::new(false);
+        let config = Configuration::full(0);
+        let candidate = Candidate {
+            config: &config,
+            bytes,
+        };
+        let Ok(outcome) = oracle.test(&candidate, Watch::Flag(interrupt.unwrap_or(&never))) else {
+            return; // could not run: no verdict either way
+        };
+        if outcome.cancelled {
+            return;
+        }
+        self.runs += 1;
+        if outcome.verdict == Verdict::Interesting {
+            self.confirmed = bytes.to_vec();
+        } else {
+            self.flaky.store(true, Ordering::SeqCst);
+            messages.say(&format!(
+                "reduce: the oracle is flaky: the best result so far ({} bytes) passed once and \
+                 failed when tested again; stopping, keeping the last result that passed twice \
+                 ({} bytes)\n",
+                bytes.len(),
+                self.confirmed.len()
+            ));
+        }
+    }
+}
+
+/// Saves every improvement and keeps the display current.
+struct SaveAndShow<'a, 'k> {
+    keeper: &'a mut Keeper<'k>,
+    progress: &'a mut Progress,
+    units: &'a Units,
+    oracle: &'a dyn Oracle,
+    interrupt: Option<&'a AtomicBool>,
+    messages: &'a dyn Messages,
+}
+
+impl Observer for SaveAndShow<'_, '_> {
+    fn on_improved(&mut self, config: &Configuration, bytes: &[u8]) {
+        let keeper = &mut *self.keeper;
+        if !keeper.worth_saving(config.len(), bytes) {
+            return;
+        }
+        if keeper.save_error.is_none()
+            && let Err(e) = keeper.destination.save(bytes)
+        {
+            keeper.save_error = Some(e);
+        }
+        if let Some(journal) = keeper.journal {
             journal.committed(bytes);
         }
+        keeper
+            .retest
+            .improved(bytes, self.oracle, self.interrupt, self.messages);
     }
 
     fn on_progress(&mut self, phase: &PhaseStats, current: &Configuration) {

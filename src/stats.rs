@@ -53,6 +53,22 @@ pub(crate) struct RunReport {
     pub stop_reason: String,
     /// CPU time of the reducer process itself (user + system), children excluded.
     pub(crate) reducer_cpu_seconds: f64,
+    /// `--memory-limit` in bytes, and the tests that ran out of memory under it.
+    pub(crate) memory_limit: Option<(u64, u64)>,
+    /// Re-tests of the best (`--retest-every`).
+    pub(crate) retests: u64,
+    /// What `--restart` did, if it ran.
+    pub(crate) restart: Option<RestartGain>,
+}
+
+/// Where a run stood when `--restart` began (its fixpoint), and how many
+/// restarts ran; the report's totals are where it ended.
+#[derive(Clone, Debug)]
+pub(crate) struct RestartGain {
+    pub(crate) rounds: u32,
+    pub(crate) units_before: u32,
+    pub(crate) bytes_before: u64,
+    pub(crate) tests_before: u64,
 }
 
 /// CPU seconds (user + system) this process has used so far, children excluded.
@@ -104,6 +120,18 @@ impl RunReport {
             "parse_errors": self.parse_errors,
             "stop_reason": self.stop_reason,
             "reducer_cpu_seconds": self.reducer_cpu_seconds,
+            "memory_limit_bytes": self.memory_limit.map(|(bytes, _)| bytes),
+            "memory_limit_hits": self.memory_limit.map_or(0, |(_, hits)| hits),
+            "retests": self.retests,
+            "restart": self.restart.as_ref().map(|r| json!({
+                "rounds": r.rounds,
+                "units_at_fixpoint": r.units_before,
+                "bytes_at_fixpoint": r.bytes_before,
+                "oracle_calls_at_fixpoint": r.tests_before,
+                "units_gained": r.units_before.saturating_sub(self.units_after),
+                "bytes_gained": r.bytes_before.saturating_sub(self.bytes_after),
+                "extra_oracle_calls": self.oracle_calls().saturating_sub(r.tests_before),
+            })),
             "phases": self.phases.iter().map(|p| json!({
                 "name": p.name,
                 "tests": p.tests,

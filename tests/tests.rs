@@ -10,6 +10,7 @@ mod languages;
 mod layout;
 mod oracle;
 mod reliability;
+mod run_features;
 mod text;
 mod tree;
 mod util;

@@ -23,6 +23,8 @@
 //! test directories go `workdir.rs`'s.
 
 mod fault;
+mod memory;
+mod outside;
 mod process;
 mod workdir;
 
@@ -39,6 +41,8 @@ use anyhow::{Context, Result, bail};
 use crate::interfaces::{Candidate, Fault, Messages, Oracle, TestOutcome, Verdict, Watch};
 use crate::progress::Printer;
 use fault::{LAUNCHER_FAILED, Step, fault_of, launcher_fault};
+pub(crate) use memory::{MemoryLimit, size_name};
+pub(crate) use outside::{Outside, split_proposals};
 pub(crate) use process::kill_strays;
 pub use process::stop_running_tests;
 use process::{
@@ -79,6 +83,8 @@ pub(crate) struct ScriptOracle {
     launcher: Option<String>,
     /// Where what the user must hear goes (the display; stderr by default).
     messages: Arc<dyn Messages>,
+    /// `--memory-limit`, and the tests it stopped.
+    memory: Option<MemoryLimit>,
 }
 
 /// What one run of the script did.
@@ -143,7 +149,19 @@ impl ScriptOracle {
             verbose: false,
             launcher: None,
             messages: Arc::new(Printer::stderr()),
+            memory: None,
         }
+    }
+
+    /// Runs every test (and outside command) under `limit`.
+    pub(crate) fn with_memory_limit(mut self, limit: Option<u64>) -> Self {
+        self.memory = limit.map(MemoryLimit::new);
+        self
+    }
+
+    /// The memory limit, if any, with the count of tests it stopped.
+    pub(crate) fn memory_limit(&self) -> Option<&MemoryLimit> {
+        self.memory.as_ref()
     }
 
     /// Says what the user must hear through `messages` (the run's display).
@@ -277,19 +295,31 @@ impl ScriptOracle {
             .process_group(0);
         if self.verbose {
             command.stdout(Stdio::piped()).stderr(Stdio::piped());
+        } else if self.memory.is_some() {
+            // Read to tell a test that ran out of memory from others.
+            command.stdout(Stdio::null()).stderr(Stdio::piped());
         } else {
             command.stdout(Stdio::null()).stderr(Stdio::null());
+        }
+        if let Some(memory) = &self.memory {
+            memory.apply(&mut command);
         }
         let started = Instant::now();
         let mut child = command.spawn().map_err(|e| spawn_error(&self.script, e))?;
         let running = RunningGroup::enter(child.id() as i32, self.launcher.is_some());
-        let output = self.verbose.then(|| drain_output(&mut child));
+        let output = (self.verbose || self.memory.is_some()).then(|| drain_output(&mut child));
         let exit = self.wait(&mut child, started, cancel);
         drop(running);
         let elapsed = started.elapsed();
         if let Some(drain) = output {
             let text = drain.finish(OUTPUT_GRACE);
-            if !text.is_empty() {
+            if let Some(memory) = &self.memory
+                && !exit.interesting()
+                && exit != Exit::Cancelled
+            {
+                memory.judge_failure(&text, &*self.messages);
+            }
+            if self.verbose && !text.is_empty() {
                 let mut said = format!("--- oracle output ({exit}) ---\n");
                 said.push_str(&String::from_utf8_lossy(&text));
                 if !said.ends_with('\n') {
