@@ -17,6 +17,7 @@ use anyhow::Result;
 
 use crate::checks;
 use crate::exit::{self, failure};
+use crate::fileset::Grain;
 use crate::input::Input;
 use crate::interfaces::Messages;
 use crate::journal::{self, Journal, Resumed};
@@ -54,7 +55,10 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
     if let Some(line) = earlier.resuming_line() {
         say(&line);
     }
-    let plan = Plan::new(&settings.strategy, input.lang, input.source.clone())?;
+    let plan = match &input.files {
+        Some(set) => crate::multi::pool_plan(&settings.strategy, set, &input.source, Grain::Items)?,
+        None => Plan::new(&settings.strategy, input.lang, input.source.clone())?,
+    };
     if let Some(warning) = report::parse_errors(&plan, &input) {
         say(&warning);
     }
@@ -93,7 +97,10 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
         journal: journal.as_ref(),
         messages: &*live,
     };
-    let reduced = stages.run_stages(&plan, &input.source, &mut progress, earlier.resumed)?;
+    let reduced = match &input.files {
+        Some(set) => crate::multi::run_set(&stages, set, &input.source, &mut progress)?,
+        None => stages.run_stages(&plan, &input.source, &mut progress, earlier.resumed, None)?,
+    };
     progress.finish();
     if let Some(warning) = report::recheck_failures(reduced.reducer.recheck_failures) {
         say(&warning);

@@ -139,6 +139,17 @@ pub struct Carried {
     pub phases: Vec<PhaseStats>,
 }
 
+impl Carried {
+    /// The same state with an empty verdict cache (if it had one), for a
+    /// reduction of another text whose candidates' bytes mean other things.
+    pub fn with_fresh_cache(mut self) -> Carried {
+        if self.cache.is_some() {
+            self.cache = Some(VerdictCache::default());
+        }
+        self
+    }
+}
+
 /// What evaluating a candidate without the oracle found.
 enum Quick {
     Known(bool),

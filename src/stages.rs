@@ -18,7 +18,7 @@ use crate::configuration::Configuration;
 use crate::interfaces::{Messages, Observer, Oracle, VerdictLog};
 use crate::journal::{Journal, Resumed};
 use crate::languages::Lang;
-use crate::output::Destination;
+use crate::output::Save;
 use crate::pipeline::Plan;
 use crate::progress::Progress;
 use crate::reducer::{Carried, Limits, Reducer, StopReason};
@@ -31,7 +31,7 @@ pub(crate) struct Stages<'a> {
     pub(crate) settings: &'a Settings,
     pub(crate) lang: Lang,
     pub(crate) oracle: &'a dyn Oracle,
-    pub(crate) destination: &'a Destination,
+    pub(crate) destination: &'a dyn Save,
     pub(crate) limits: Limits,
     /// Where verdicts and improvements are journaled, if anywhere.
     pub(crate) journal: Option<&'a Journal>,
@@ -53,13 +53,15 @@ impl Stages<'_> {
     /// the default pipeline parses its result again after each round that
     /// changed it (see `Plan::reparses_between_rounds`), and the reducer's
     /// cache, counters and stats go on from stage to stage. `resumed` is
-    /// what a journal kept of an earlier run of the same command.
+    /// what a journal kept of an earlier run of the same command;
+    /// `carried`, what an earlier reduction of the same run handed on.
     pub(crate) fn run_stages(
         &self,
         plan: &Plan,
         source: &[u8],
         progress: &mut Progress,
         resumed: Option<Resumed>,
+        mut carried: Option<Carried>,
     ) -> Result<Reduced> {
         let (mut known, mut replaying) = match resumed {
             Some(r) => (r.verdicts, r.best),
@@ -67,7 +69,6 @@ impl Stages<'_> {
         };
         let settings = self.settings;
         let mut reparsed: Option<Plan> = None;
-        let mut carried = None;
         let mut stage_text = source.to_vec();
         // A round's tree phase runs while the last one changed something.
         let mut tree_phase = true;
@@ -134,7 +135,7 @@ impl Stages<'_> {
 
 /// Saves every improvement and keeps the display current.
 struct SaveAndShow<'a> {
-    destination: &'a Destination,
+    destination: &'a dyn Save,
     progress: &'a mut Progress,
     units: &'a Units,
     save_error: Option<anyhow::Error>,

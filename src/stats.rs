@@ -53,6 +53,8 @@ pub(crate) struct RunReport {
     pub stop_reason: String,
     /// CPU time of the reducer process itself (user + system), children excluded.
     pub(crate) reducer_cpu_seconds: f64,
+    /// Several files: each one's path and size before and after (`None`: deleted).
+    pub(crate) files: Vec<(String, u64, Option<u64>)>,
 }
 
 /// CPU seconds (user + system) this process has used so far, children excluded.
@@ -84,6 +86,20 @@ impl RunReport {
     }
 
     pub(crate) fn to_json(&self) -> serde_json::Value {
+        let mut report = self.counters_json();
+        if !self.files.is_empty() {
+            report["files"] = self
+                .files
+                .iter()
+                .map(|(path, before, after)| {
+                    json!({"path": path, "bytes_before": before, "bytes_after": after})
+                })
+                .collect();
+        }
+        report
+    }
+
+    fn counters_json(&self) -> serde_json::Value {
         json!({
             "algo": self.algo,
             "oracle_calls": self.oracle_calls(),

@@ -36,6 +36,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 
+use crate::fileset::{FirstArg, TreeLayout, decode};
 use crate::interfaces::{Candidate, Fault, Messages, Oracle, TestOutcome, Verdict, Watch};
 use crate::progress::Printer;
 use fault::{LAUNCHER_FAILED, Step, fault_of, launcher_fault};
@@ -79,6 +80,8 @@ pub(crate) struct ScriptOracle {
     launcher: Option<String>,
     /// Where what the user must hear goes (the display; stderr by default).
     messages: Arc<dyn Messages>,
+    /// Candidates are archives of several files, written out as a tree.
+    tree: Option<TreeLayout>,
 }
 
 /// What one run of the script did.
@@ -143,7 +146,15 @@ impl ScriptOracle {
             verbose: false,
             launcher: None,
             messages: Arc::new(Printer::stderr()),
+            tree: None,
         }
+    }
+
+    /// Takes candidates as archives of several files (`crate::fileset`),
+    /// each test directory holding them at their relative paths.
+    pub(crate) fn with_tree(mut self, tree: Option<TreeLayout>) -> Self {
+        self.tree = tree;
+        self
     }
 
     /// Says what the user must hear through `messages` (the run's display).
@@ -238,6 +249,9 @@ impl ScriptOracle {
     }
 
     fn run_in_dir(&self, dir: &Path, bytes: &[u8], cancel: Watch<'_>) -> Result<(Exit, Duration)> {
+        if let Some(tree) = &self.tree {
+            return self.run_on_tree(tree, dir, bytes, cancel);
+        }
         let candidate = dir.join(&self.file_name);
         fs::write(&candidate, bytes)
             .with_context(|| format!("cannot write the candidate {}", candidate.display()))?;
@@ -252,6 +266,49 @@ impl ScriptOracle {
         fs::create_dir(&tmp).context("cannot create the test's TMPDIR")?;
         let mut command = self.command(&candidate);
         command.current_dir(dir).env("TMPDIR", &tmp);
+        self.spawn_and_wait(command, cancel)
+    }
+
+    /// Runs the script on the files of the archive `bytes`, written under
+    /// `dir/<root>` (its working directory); an archive that does not
+    /// decode is not interesting, without a run.
+    fn run_on_tree(
+        &self,
+        tree: &TreeLayout,
+        dir: &Path,
+        bytes: &[u8],
+        cancel: Watch<'_>,
+    ) -> Result<(Exit, Duration)> {
+        let Some(files) = decode(bytes) else {
+            return Ok((Exit::Code(1), Duration::ZERO));
+        };
+        let root = dir.join(&tree.root);
+        fs::create_dir(&root).context("cannot create the test's file tree")?;
+        for (rel, content) in files {
+            let path = root.join(rel);
+            if let Some(parent) = path.parent() {
+                fs::create_dir_all(parent)
+                    .with_context(|| format!("cannot create {}", parent.display()))?;
+            }
+            fs::write(&path, content)
+                .with_context(|| format!("cannot write the candidate {}", path.display()))?;
+        }
+        for (rel, from) in &tree.kept {
+            let path = root.join(rel);
+            if let Some(parent) = path.parent() {
+                fs::create_dir_all(parent)
+                    .with_context(|| format!("cannot create {}", parent.display()))?;
+            }
+            fs::copy(from, &path).with_context(|| format!("cannot copy {}", from.display()))?;
+        }
+        let tmp = dir.join(".tmp");
+        fs::create_dir(&tmp).context("cannot create the test's TMPDIR")?;
+        let arg = match &tree.first_arg {
+            FirstArg::Directory => root.clone(),
+            FirstArg::File(rel) => root.join(rel),
+        };
+        let mut command = self.command(&arg);
+        command.current_dir(&root).env("TMPDIR", &tmp);
         self.spawn_and_wait(command, cancel)
     }
 
