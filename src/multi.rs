@@ -15,6 +15,7 @@
 
 use anyhow::Result;
 
+use crate::cache::VerdictCache;
 use crate::fileset::{ArchiveCheck, FileSet, Grain, content_range, decode, pool_units};
 use crate::interfaces::{Candidate, Fault, Oracle, TestOutcome, Watch};
 use crate::output::Save;
@@ -55,6 +56,7 @@ pub(crate) fn run_set(
     let mut run = SetRun {
         archive: source.to_vec(),
         carried: None,
+        pool_cache: VerdictCache::default(),
         reason: StopReason::Finished,
     };
     let mut first_round = true;
@@ -90,9 +92,13 @@ pub(crate) fn run_set(
 /// A set's reduction so far.
 struct SetRun {
     archive: Vec<u8>,
-    /// The counters and stats of the stages so far (never their caches:
-    /// each stage's candidates are other bytes).
+    /// The counters and stats of the stages so far (never a file stage's
+    /// cache: its candidates are one file's bytes, which mean something
+    /// else in another file's stage).
     carried: Option<Carried>,
+    /// The pool stages' verdicts, kept from one to the next: their
+    /// candidates are whole archives, whose bytes mean one thing.
+    pool_cache: VerdictCache,
     reason: StopReason,
 }
 
@@ -158,7 +164,12 @@ impl SetRun {
         label: &str,
         progress: &mut Progress,
     ) -> Result<bool> {
-        let carried = self.carried.take().map(Carried::with_fresh_cache);
+        let mut carried = self.carried.take().map(Carried::with_fresh_cache);
+        if member.is_none()
+            && let Some(c) = &mut carried
+        {
+            c.swap_cache(std::mem::take(&mut self.pool_cache));
+        }
         let phases_before = carried.as_ref().map_or(0, |c| c.phases.len());
         let text = match member {
             Some(m) => &self.archive[m.prefix.len()..self.archive.len() - m.suffix.len()],
@@ -173,6 +184,11 @@ impl SetRun {
             None => reduced.bytes,
         };
         self.reason = reduced.reason;
+        if member.is_none()
+            && let Some(cache) = reduced.reducer.swap_cache(VerdictCache::default())
+        {
+            self.pool_cache = cache;
+        }
         self.carried = Some(reduced.reducer);
         Ok(self.reason == StopReason::Finished)
     }

@@ -148,6 +148,15 @@ impl Carried {
         }
         self
     }
+
+    /// Puts `cache` in place of the verdict cache (when caching is on), and
+    /// returns the one it held.
+    pub(crate) fn swap_cache(&mut self, cache: VerdictCache) -> Option<VerdictCache> {
+        match &mut self.cache {
+            Some(held) => Some(std::mem::replace(held, cache)),
+            None => None,
+        }
+    }
 }
 
 /// What evaluating a candidate without the oracle found.

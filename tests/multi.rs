@@ -287,3 +287,59 @@ fn an_oracle_that_accepts_no_files_or_empty_files_is_refused() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("every file empty"), "{err}");
 }
+
+#[test]
+fn a_launcher_is_handed_the_test_directory_and_gives_the_same_result() {
+    let sb = sandbox_with("multi-c");
+    let launcher = sb.write(
+        "launch.sh",
+        "#!/bin/sh\n# Counts its runs, then runs the test where it is.\necho run >> \"$(dirname \"$0\")/launched\"\nexec \"$@\"\n",
+        true,
+    );
+    let launcher = launcher.display().to_string();
+    let (result, _) = reduce_set(&sb, &["src"], None, &["--launcher", &launcher]);
+    assert!(crate::util::lines_in(&sb.path().join("launched")) > 0);
+    let plain = sb.reduce(&[
+        "--oracle", "check.sh", "-q", "-j", "1", "-o", "plain", "src",
+    ]);
+    assert_exit(&plain, 0);
+    assert_eq!(tree_of(&sb.path().join("plain")), result);
+}
+
+#[test]
+fn a_run_killed_mid_way_leaves_a_whole_interesting_output_directory() {
+    let sb = sandbox_with("multi-c");
+    let counter = sb.path().join("calls");
+    let counting = format!(
+        "#!/bin/sh\necho run >> {}\nexec {}/check.sh \"$@\"\n",
+        counter.display(),
+        sb.path().display()
+    );
+    sb.write("counting.sh", &counting, true);
+    let mut child = sb.spawn_reduce(&[
+        "--oracle",
+        "counting.sh",
+        "-q",
+        "-j",
+        "2",
+        "-o",
+        "out",
+        "src",
+    ]);
+    crate::util::wait_for("a saved improvement and more tests", || {
+        sb.path().join("out").exists() && crate::util::lines_in(&counter) >= 40
+    });
+    child.kill().unwrap();
+    child.wait().unwrap();
+    crate::util::assert_no_process_soon(&sb.path().display().to_string());
+    for dir in fs::read_dir(sb.tmp()).unwrap() {
+        fs::remove_dir_all(dir.unwrap().path()).unwrap();
+    }
+    let out = sb.path().join("out");
+    assert!(
+        oracle_accepts_tree(&sb, "check.sh", &out, None),
+        "{:?}",
+        tree_of(&out)
+    );
+    assert!(total(&tree_of(&out)) <= total(&tree_of(&sb.path().join("src"))));
+}
