@@ -63,7 +63,8 @@ Exit codes:
   1  an error: unreadable, empty, binary (for a language with a grammar) or
      too large input, unwritable output, a final result that is no longer
      interesting
-  2  bad usage, or a --grammar library that cannot be used
+  2  bad usage, a --grammar library that cannot be used, or several files
+     that cannot be a test case (a symlink or special file, no file)
   3  the oracle cannot be trusted: the original input is not interesting (a
      diagnosis or a recipe to reproduce the check by hand is printed), its
      verdicts on the original disagree (flaky), or it accepts an empty file
