@@ -21,6 +21,7 @@ use crate::fileset::Grain;
 use crate::input::Input;
 use crate::interfaces::Messages;
 use crate::journal::{self, Journal, Resumed};
+use crate::multi::{pool_plan, run_set};
 use crate::oracle::{kill_strays, resolve_script};
 use crate::pipeline::Plan;
 use crate::progress::{Printer, Progress};
@@ -55,10 +56,7 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
     if let Some(line) = earlier.resuming_line() {
         say(&line);
     }
-    let plan = match &input.files {
-        Some(set) => crate::multi::pool_plan(&settings.strategy, set, &input.source, Grain::Items)?,
-        None => Plan::new(&settings.strategy, input.lang, input.source.clone())?,
-    };
+    let plan = plan_of(settings, &input)?;
     if let Some(warning) = report::parse_errors(&plan, &input) {
         say(&warning);
     }
@@ -98,7 +96,7 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
         messages: &*live,
     };
     let reduced = match &input.files {
-        Some(set) => crate::multi::run_set(&stages, set, &input.source, &mut progress)?,
+        Some(set) => run_set(&stages, set, &input.source, &mut progress)?,
         None => stages.run_stages(&plan, &input.source, &mut progress, earlier.resumed, None)?,
     };
     progress.finish();
@@ -133,6 +131,15 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
         )),
         (None, _) => {}
     }
+    exit_code(reason, fault, signals)
+}
+
+/// How a run that stopped for `reason` exits.
+fn exit_code(
+    reason: StopReason,
+    fault: Option<crate::interfaces::Fault>,
+    signals: &Signals,
+) -> Result<i32> {
     match (reason, fault) {
         (StopReason::Fault, Some(fault)) => Err(failure(
             exit::FAULT,
@@ -140,6 +147,15 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
         )),
         (StopReason::Interrupted, _) => Ok(interrupted_code(signals)),
         _ => Ok(exit::OK),
+    }
+}
+
+/// The plan of the run's first stage: the input's, or, for several
+/// files, the pool of their top-level items.
+fn plan_of(settings: &Settings, input: &Input) -> Result<Plan> {
+    match &input.files {
+        Some(set) => pool_plan(&settings.strategy, set, &input.source, Grain::Items),
+        None => Plan::new(&settings.strategy, input.lang, input.source.clone()),
     }
 }
 

@@ -162,15 +162,14 @@ impl TreeOutput {
     fn save_in_place(&self, files: &[(&str, &[u8])]) -> Result<()> {
         for rel in &self.originals {
             let path = self.dir.join(rel);
-            match files.iter().find(|(p, _)| p == rel) {
-                Some((_, content)) => {
-                    if fs::read(&path).ok().as_deref() != Some(*content) {
-                        write_file(&path, content)?;
-                    }
+            let content = files.iter().find(|(p, _)| p == rel).map(|(_, c)| *c);
+            match content {
+                Some(content) if fs::read(&path).ok().as_deref() != Some(content) => {
+                    write_file(&path, content)?;
                 }
                 None if path.exists() => fs::remove_file(&path)
                     .with_context(|| format!("cannot remove {}", path.display()))?,
-                None => {}
+                _ => {}
             }
         }
         Ok(())
