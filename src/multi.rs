@@ -65,11 +65,11 @@ pub(crate) fn run_set(
         if auto {
             for grain in [Grain::Files, Grain::Items] {
                 if !run.pool(stages, set, grain, progress)? {
-                    return Ok(run.reduced());
+                    return Ok(run.reduced(set));
                 }
             }
             if !first_round && run.archive == round_start {
-                return Ok(run.reduced());
+                return Ok(run.reduced(set));
             }
         }
         let paths: Vec<String> = decode(&run.archive)
@@ -79,11 +79,11 @@ pub(crate) fn run_set(
             .collect();
         for path in paths {
             if !run.member(stages, set, &path, progress)? {
-                return Ok(run.reduced());
+                return Ok(run.reduced(set));
             }
         }
         if !auto || run.archive == round_start {
-            return Ok(run.reduced());
+            return Ok(run.reduced(set));
         }
         first_round = false;
     }
@@ -193,9 +193,12 @@ impl SetRun {
         Ok(self.reason == StopReason::Finished)
     }
 
-    fn reduced(self) -> Reduced {
+    /// The result, its units counted as the first stage's were (the
+    /// markers and top-level items of the files left).
+    fn reduced(self, set: &FileSet) -> Reduced {
+        let units = pool_units(self.archive.clone(), set, Grain::Items).map_or(0, |u| u.len());
         Reduced {
-            units: decode(&self.archive).map_or(0, |f| f.len() as u32),
+            units,
             bytes: self.archive,
             reason: self.reason,
             reducer: self.carried.expect("a set's run has at least one stage"),

@@ -301,6 +301,13 @@ impl ScriptOracle {
             }
             fs::copy(from, &path).with_context(|| format!("cannot copy {}", from.display()))?;
         }
+        for extra in &self.extra_files {
+            let name = extra
+                .file_name()
+                .context("a --copy path has no file name")?;
+            fs::copy(extra, root.join(name))
+                .with_context(|| format!("cannot copy {} into the tree", extra.display()))?;
+        }
         let tmp = dir.join(".tmp");
         fs::create_dir(&tmp).context("cannot create the test's TMPDIR")?;
         let arg = match &tree.first_arg {
