@@ -17,10 +17,12 @@ use anyhow::Result;
 
 use crate::checks;
 use crate::exit::{self, failure};
+use crate::fileset::Grain;
 use crate::history::History;
 use crate::input::Input;
 use crate::interfaces::{Messages, StepLog};
 use crate::journal::{self, Journal, Resumed};
+use crate::multi::{pool_plan, run_set};
 use crate::oracle::{ScriptOracle, kill_strays, resolve_script};
 use crate::pipeline::Plan;
 use crate::progress::{Printer, Progress};
@@ -52,11 +54,14 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
     let script = resolve_script(&settings.oracle)
         .map_err(|e| failure(exit::ORACLE_UNUSABLE, format!("{e:#}")))?;
     let input = Input::read(settings)?;
+    if input.files.is_some() {
+        refuse_single_file_flags(settings)?;
+    }
     let earlier = EarlierRun::find(settings, &input, &script)?;
     if let Some(line) = earlier.resuming_line() {
         say(&line);
     }
-    let plan = Plan::new(&settings.strategy, input.lang, input.source.clone())?;
+    let plan = plan_of(settings, &input)?;
     if let Some(warning) = report::parse_errors(&plan, &input) {
         say(&warning);
     }
@@ -94,7 +99,10 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
         steps: history.as_ref().map(|h| h as &dyn StepLog),
         passes: &passes,
     };
-    let mut reduced = stages.run_stages(&plan, &input.source, &mut progress, earlier.resumed)?;
+    let mut reduced = match &input.files {
+        Some(set) => run_set(&stages, set, &input.source, &mut progress)?,
+        None => stages.run_stages(&plan, &input.source, &mut progress, earlier.resumed, None)?,
+    };
     progress.finish();
     if let Some(warning) = report::recheck_failures(reduced.reducer.recheck_failures) {
         say(&warning);
@@ -126,6 +134,15 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
     if let Some(cause) = flaky {
         return Err(report::flaky_failure(cause, destination));
     }
+    exit_code(reason, fault, signals)
+}
+
+/// How a run that stopped for `reason` exits.
+fn exit_code(
+    reason: StopReason,
+    fault: Option<crate::interfaces::Fault>,
+    signals: &Signals,
+) -> Result<i32> {
     match (reason, fault) {
         (StopReason::Fault, Some(fault)) => Err(failure(
             exit::FAULT,
@@ -192,9 +209,41 @@ fn final_check(
 /// after the best failed a re-test (its unit count is counted afresh).
 fn keep_confirmed(reduced: &mut Reduced, settings: &Settings, input: &Input) {
     reduced.bytes = std::mem::take(&mut reduced.confirmed);
-    reduced.units = Plan::new(&settings.strategy, input.lang, reduced.bytes.clone())
-        .map_or(0, |plan| plan.units().len());
+    let plan = match &input.files {
+        Some(set) => pool_plan(&settings.strategy, set, &reduced.bytes, Grain::Items),
+        None => Plan::new(&settings.strategy, input.lang, reduced.bytes.clone()),
+    };
+    reduced.units = plan.map_or(0, |plan| plan.units().len());
     reduced.reason = StopReason::Flaky;
+}
+
+/// Refuses the run-level flags that work on one file's text (a history
+/// of it, outside reducers and proposals given it, restarts from it) for
+/// several files: exit 2, naming the flag.
+fn refuse_single_file_flags(settings: &Settings) -> Result<()> {
+    let flags = [
+        (settings.history.is_some(), "--history"),
+        (settings.restart, "--restart"),
+        (!settings.reduce_with.is_empty(), "--reduce-with"),
+        (!settings.propose_with.is_empty(), "--propose-with"),
+        (settings.llm.is_some(), "--llm-url"),
+    ];
+    match flags.iter().find(|(given, _)| *given) {
+        Some((_, flag)) => Err(failure(
+            exit::USAGE,
+            format!("{flag} works on a single file, not on several; drop it or reduce one file"),
+        )),
+        None => Ok(()),
+    }
+}
+
+/// The plan of the run's first stage: the input's, or, for several
+/// files, the pool of their top-level items.
+fn plan_of(settings: &Settings, input: &Input) -> Result<Plan> {
+    match &input.files {
+        Some(set) => pool_plan(&settings.strategy, set, &input.source, Grain::Items),
+        None => Plan::new(&settings.strategy, input.lang, input.source.clone()),
+    }
 }
 
 /// What an earlier run of the same command left: where the journal goes

@@ -18,6 +18,7 @@ use anyhow::{Context, Result};
 
 use crate::configuration::Configuration;
 use crate::exit::{self, failure};
+use crate::fileset::{FileSet, encode};
 use crate::input::{Input, absolute};
 use crate::interfaces::{Candidate, Verdict, Watch};
 use crate::oracle::{Exit, ScriptOracle, default_timeout, default_work_dir};
@@ -46,7 +47,7 @@ pub(crate) fn trusted_oracle(
         None => default_timeout(slowest, settings.launcher.is_some()),
     };
     let oracle = probe.with_timeout(timeout);
-    if !settings.allow_empty && !refuses_empty(&oracle, &input.source, cancel)? {
+    if !settings.allow_empty && !refuses_empty(&oracle, input, cancel)? {
         return Ok(None);
     }
     Ok(Some(oracle))
@@ -73,7 +74,8 @@ fn probe(settings: &Settings, script: &Path, input: &Input) -> Result<ScriptOrac
             .with_extra_files(copies)
             .with_launcher(settings.launcher.clone())
             .with_verbose(settings.verbose)
-            .with_memory_limit(settings.memory_limit),
+            .with_memory_limit(settings.memory_limit)
+            .with_tree(input.files.as_ref().map(FileSet::layout)),
     )
 }
 
@@ -129,6 +131,18 @@ fn not_interesting(
     verdict: Exit,
     cancel: Watch<'_>,
 ) -> Result<Option<Duration>> {
+    if input.files.is_some() {
+        return Err(failure(
+            exit::NOT_INTERESTING,
+            format!(
+                "the original files are not interesting: the oracle {} gave {verdict} on them.\n\
+                 The oracle runs in a fresh temporary directory holding a copy of the files at their \
+                 relative paths (its working directory), with $1 the copy of the directory \
+                 (or of the first listed file); run it by hand on such a copy to see why",
+                probe.script().display()
+            ),
+        ));
+    }
     let path = &settings.input;
     let from_stdin = settings.reads_stdin();
     // Does it pass beside the input, where the user tried it?
@@ -158,16 +172,26 @@ fn not_interesting(
 /// that accepts (almost) nothing would reduce to nothing); `Ok(false)` if a
 /// signal came first. Both probes run at once: a hanging oracle costs one
 /// timeout, not two.
-fn refuses_empty(oracle: &ScriptOracle, source: &[u8], cancel: Watch<'_>) -> Result<bool> {
-    let probes: [(&[u8], &str); 2] = [
-        (b"", "an empty file"),
-        (b"\n", "a file holding only a newline"),
-    ];
+fn refuses_empty(oracle: &ScriptOracle, input: &Input, cancel: Watch<'_>) -> Result<bool> {
+    let probes: Vec<(Vec<u8>, &str)> = match &input.files {
+        None => vec![
+            (b"".to_vec(), "an empty file"),
+            (b"\n".to_vec(), "a file holding only a newline"),
+        ],
+        // For a set: no file at all, and every file empty.
+        Some(set) => vec![
+            (encode([]), "no files"),
+            (
+                encode(set.members.iter().map(|m| (m.path.as_str(), &b""[..]))),
+                "every file empty",
+            ),
+        ],
+    };
     let tried: Vec<_> = probes
         .iter()
-        .filter(|(bytes, _)| *bytes != source)
+        .filter(|(bytes, _)| *bytes != input.source)
         .collect();
-    let inputs: Vec<&[u8]> = tried.iter().map(|(bytes, _)| *bytes).collect();
+    let inputs: Vec<&[u8]> = tried.iter().map(|(bytes, _)| &bytes[..]).collect();
     let exits = run_at_once(oracle, &inputs, cancel);
     for ((_, what), result) in tried.into_iter().zip(exits) {
         let (exit, _) = result.map_err(unusable)?;

@@ -47,6 +47,11 @@ Examples (the oracle gets the candidate as $1; it exits 0 while the bug shows):
   In a shell pipeline (- is standard input; -o - writes to standard output)
     ./generate | reduce -q --oracle ./check.sh - -o - | gzip > small.txt.gz
 
+  Several files, or a directory, as one test case (the oracle runs in a copy
+  of the tree; $1 is the directory, or the first listed file)
+    reduce --oracle ./check.sh main.c util.h util.c   # the result: reduced/
+    reduce --oracle ./make-fails.sh project/ --exclude '*.txt'  # project.reduced/
+
 The oracle runs in a fresh temporary directory holding the candidate under the
 input's file name, so scripts that read the file by name work too (--copy FILE
 puts other files beside it). See docs/oracles.md, and docs/ci.md for CI.
@@ -59,8 +64,9 @@ Exit codes:
      too large input, unwritable output, a result that is no longer
      interesting when re-tested (the output then holds the last result
      that passed twice)
-  2  bad usage (e.g. a --memory-limit that is not a size), or a --grammar
-     library that cannot be used
+  2  bad usage (e.g. a --memory-limit that is not a size), a --grammar
+     library that cannot be used, or several files that cannot be a test
+     case (a symlink or special file, no file)
   3  the oracle cannot be trusted: the original input is not interesting (a
      diagnosis or a recipe to reproduce the check by hand is printed), its
      verdicts on the original disagree (flaky), or it accepts an empty file
@@ -202,9 +208,16 @@ pub struct Cli {
     #[command(subcommand)]
     pub command: Option<Command>,
 
-    /// The input file (`-` reads standard input).
-    #[arg(value_name = "INPUT", required_unless_present = "list_algos")]
-    pub(crate) input: Option<PathBuf>,
+    /// The input file (`-` reads standard input); or several files, or one
+    /// directory, reduced together as one test case.
+    #[arg(value_name = "INPUT", required_unless_present = "list_algos", num_args = 1..)]
+    pub(crate) input: Vec<PathBuf>,
+
+    /// With several files or a directory: leave the files matching GLOB
+    /// untouched but present in every test (`*` and `?` within a name, `**`
+    /// across directories; repeatable).
+    #[arg(long, value_name = "GLOB", help_heading = "Input")]
+    pub(crate) exclude: Vec<String>,
 
     /// The interestingness test: an executable that exits 0 while the candidate is interesting.
     #[arg(
@@ -396,11 +409,11 @@ pub struct Cli {
     #[arg(long, help_heading = "Algorithm")]
     pub(crate) no_syntax_filter: bool,
 
-    /// Where the result goes (`-` = standard output) [default: INPUT's stem + `.reduced` + its extension, beside it].
+    /// Where the result goes (`-` = standard output) [default: INPUT's stem + `.reduced` + its extension, beside it; for a directory DIR.reduced/, for several files reduced/ in their common directory].
     #[arg(short, long, value_name = "FILE", help_heading = "Output")]
     pub(crate) output: Option<PathBuf>,
 
-    /// Overwrite the input with the result, after saving it as INPUT.orig.
+    /// Overwrite the input with the result, after saving it as INPUT.orig (each file's, for several).
     #[arg(long, conflicts_with = "output", help_heading = "Output")]
     pub(crate) in_place: bool,
 
@@ -523,7 +536,9 @@ impl Cli {
             .jobs
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         Ok(Settings {
-            input: self.input.expect("clap requires INPUT"),
+            input: self.input.first().cloned().expect("clap requires INPUT"),
+            inputs: self.input,
+            exclude: self.exclude,
             oracle: self.oracle.expect("clap requires --oracle"),
             timeout: self.timeout.map(Duration::from_secs_f64),
             jobs,
@@ -632,6 +647,27 @@ impl Cli {
             return Err(failure(
                 exit::USAGE,
                 format!("--timeout must be a positive number of seconds, not {t}"),
+            ));
+        }
+        let several = self.input.len() > 1;
+        if several && self.input.iter().any(|p| p.as_os_str() == "-") {
+            return Err(failure(
+                exit::USAGE,
+                "- (standard input) cannot be one of several inputs",
+            ));
+        }
+        if (several || self.input.first().is_some_and(|p| p.is_dir()))
+            && self.output.as_ref().is_some_and(|o| o.as_os_str() == "-")
+        {
+            return Err(failure(
+                exit::USAGE,
+                "-o - cannot take several files; give an output directory",
+            ));
+        }
+        if !self.exclude.is_empty() && !several && !self.input.first().is_some_and(|p| p.is_dir()) {
+            return Err(failure(
+                exit::USAGE,
+                "--exclude applies to a directory or several files, not one file",
             ));
         }
         if self.jobs == Some(0) {

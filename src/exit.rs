@@ -8,7 +8,8 @@
 pub const OK: i32 = 0;
 /// An error: unreadable, empty or too large input, unwritable output, ...
 pub const ERROR: i32 = 1;
-/// Bad usage.
+/// Bad usage, a `--grammar` library that cannot be used, or files that
+/// cannot be a set (a symlink, a special file, none).
 pub(crate) const USAGE: i32 = 2;
 /// The oracle cannot be trusted (the original is not interesting, flaky).
 pub(crate) const NOT_INTERESTING: i32 = 3;

@@ -12,6 +12,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result, bail};
 
 use crate::exit::{self, failure};
+use crate::fileset::FileSet;
+use crate::fileset::output::TreeOutput;
 use crate::languages::Lang;
 use crate::languages::Language;
 use crate::output::{Destination, default_output};
@@ -31,6 +33,8 @@ pub(crate) struct Input {
     pub(crate) file_name: OsString,
     pub(crate) lang: Lang,
     pub(crate) destination: Destination,
+    /// Several files reduced together: `source` is their archive.
+    pub(crate) files: Option<FileSet>,
 }
 
 impl Input {
@@ -38,6 +42,9 @@ impl Input {
     /// size, the output, the files `--copy` and `--work-dir` name, the
     /// language and the memory the run will need.
     pub(crate) fn read(settings: &Settings) -> Result<Input> {
+        if settings.reads_files() {
+            return Input::read_files(settings);
+        }
         let path = &settings.input;
         let from_stdin = settings.reads_stdin();
         let source = read_input(path, from_stdin, max_input_bytes()?)?;
@@ -77,6 +84,44 @@ impl Input {
             file_name,
             lang,
             destination,
+            files: None,
+        })
+    }
+
+    /// Reads several files or a directory as one archive (`crate::fileset`);
+    /// what cannot be a set (a symlink, a special file, no file at all)
+    /// is refused as bad usage.
+    fn read_files(settings: &Settings) -> Result<Input> {
+        let set = FileSet::read(&settings.inputs, &settings.exclude, settings.lang)
+            .map_err(|e| failure(exit::USAGE, format!("{e:#}")))?;
+        let source = set.archive();
+        let limit = max_input_bytes()?;
+        if source.len() as u64 > limit {
+            return Err(too_large("the files", Some(source.len() as u64), limit));
+        }
+        let destination = Destination::Tree(TreeOutput::new(
+            &set,
+            settings.output.as_deref(),
+            settings.in_place,
+        ));
+        destination.check_writable()?;
+        if let Some(w) = &settings.work_dir
+            && !w.is_dir()
+        {
+            bail!("--work-dir {}: no such directory", w.display());
+        }
+        let file_name = set
+            .members
+            .first()
+            .map(|m| m.path.clone())
+            .unwrap_or_default()
+            .into();
+        Ok(Input {
+            source,
+            file_name,
+            lang: Lang::Bytes,
+            destination,
+            files: Some(set),
         })
     }
 }

@@ -12,6 +12,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 
+use crate::fileset::output::TreeOutput;
+
 /// Where the reduced result is written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Destination {
@@ -19,6 +21,20 @@ pub(crate) enum Destination {
     Stdout,
     /// Overwrite the input, whose original is kept beside it as `.orig`.
     InPlace(PathBuf),
+    /// Several files, written as a directory (`crate::fileset`).
+    Tree(TreeOutput),
+}
+
+/// Where each improvement is written as it comes: a [`Destination`], or a
+/// part of one (one file of a set, `crate::multi`).
+pub(crate) trait Save: Sync {
+    fn save(&self, bytes: &[u8]) -> Result<()>;
+}
+
+impl Save for Destination {
+    fn save(&self, bytes: &[u8]) -> Result<()> {
+        Destination::save(self, bytes)
+    }
 }
 
 /// The default output path: `dir/stem.reduced.ext` beside the input
@@ -47,6 +63,7 @@ impl Destination {
     pub(crate) fn check_writable(&self) -> Result<()> {
         let path = match self {
             Destination::Stdout => return Ok(()),
+            Destination::Tree(tree) => return tree.check_writable(),
             Destination::File(p) | Destination::InPlace(p) => p,
         };
         if is_special(path) {
@@ -94,10 +111,11 @@ impl Destination {
 
     /// Saves the input's backup for `--in-place`; call once before reducing.
     pub(crate) fn prepare(&self, original: &[u8]) -> Result<()> {
-        if let Destination::InPlace(input) = self {
-            write_atomically(&backup_path(input), original)?;
+        match self {
+            Destination::InPlace(input) => write_atomically(&backup_path(input), original),
+            Destination::Tree(tree) => tree.prepare(),
+            _ => Ok(()),
         }
-        Ok(())
     }
 
     /// Writes an improved result (files only; stdout waits for [`Self::finish`]).
@@ -106,6 +124,7 @@ impl Destination {
             Destination::File(p) | Destination::InPlace(p) if !is_special(p) => {
                 write_atomically(p, bytes)
             }
+            Destination::Tree(tree) => tree.save(bytes),
             _ => Ok(()),
         }
     }
@@ -137,6 +156,7 @@ impl Destination {
         match self {
             Destination::File(p) | Destination::InPlace(p) => p.display().to_string(),
             Destination::Stdout => "standard output".into(),
+            Destination::Tree(tree) => format!("{}/", tree.dir.display()),
         }
     }
 }

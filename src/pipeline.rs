@@ -218,6 +218,29 @@ impl Plan {
         })
     }
 
+    /// A plan over units its caller cut (the pool of a set of files,
+    /// `crate::multi`): Dr. DD over them, every candidate through `syntax`.
+    pub(crate) fn over_units(
+        strategy: &Strategy,
+        units: Units,
+        unit_name: &'static str,
+        syntax: Box<dyn SyntaxFilter>,
+    ) -> Plan {
+        let mut context = BuildContext::new(None, Arc::new(units));
+        context.inner = Minimizer::DrDd;
+        context.tuning = strategy.tuning;
+        // The default pipeline's role keeps the filter on whatever `--algo` is.
+        Plan {
+            algo: &registry::AUTO,
+            unit_name,
+            syntax: Some(syntax),
+            phases: vec![&registry::DRDD],
+            repeat: false,
+            closing: Vec::new(),
+            context,
+        }
+    }
+
     /// The same plan for a round after the first, on the text the rounds
     /// before left: its token-level minimizer rechecks a list it minimized
     /// before ([`Minimizer::build_rechecking`]: Dr. DD runs single-token

@@ -147,6 +147,26 @@ pub struct Carried {
     pub phases: Vec<PhaseStats>,
 }
 
+impl Carried {
+    /// The same state with an empty verdict cache (if it had one), for a
+    /// reduction of another text whose candidates' bytes mean other things.
+    pub fn with_fresh_cache(mut self) -> Carried {
+        if self.cache.is_some() {
+            self.cache = Some(VerdictCache::default());
+        }
+        self
+    }
+
+    /// Puts `cache` in place of the verdict cache (when caching is on), and
+    /// returns the one it held.
+    pub(crate) fn swap_cache(&mut self, cache: VerdictCache) -> Option<VerdictCache> {
+        match &mut self.cache {
+            Some(held) => Some(std::mem::replace(held, cache)),
+            None => None,
+        }
+    }
+}
+
 /// What evaluating a candidate without the oracle found.
 enum Quick {
     Known(bool),

@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 
+use crate::fileset::per_file;
 use crate::input::Input;
 use crate::output::{Destination, write_atomically};
 use crate::pipeline::Plan;
@@ -21,13 +22,26 @@ pub(crate) fn run_report(
     reduced: Reduced,
     started: Instant,
 ) -> RunReport {
+    let files = input
+        .files
+        .as_ref()
+        .map_or_else(Vec::new, |set| per_file(set, &reduced.bytes));
+    // A set's sizes are its files' (the archive's markers are not counted).
+    let (bytes_before, bytes_after) = if files.is_empty() {
+        (input.source.len() as u64, reduced.bytes.len() as u64)
+    } else {
+        (
+            files.iter().map(|f| f.1).sum(),
+            files.iter().filter_map(|f| f.2).sum(),
+        )
+    };
     RunReport {
         algo: plan.algo_name(),
         phases: reduced.reducer.phases,
         units_before: plan.units().len(),
         units_after: reduced.units,
-        bytes_before: input.source.len() as u64,
-        bytes_after: reduced.bytes.len() as u64,
+        bytes_before,
+        bytes_after,
         wall_seconds: started.elapsed().as_secs_f64(),
         jobs: settings.jobs,
         unit: plan.unit_name().to_string(),
@@ -38,6 +52,7 @@ pub(crate) fn run_report(
         memory_limit: None,
         retests: reduced.retests,
         restart: reduced.restart,
+        files,
     }
 }
 
@@ -94,8 +109,15 @@ pub(crate) fn summary(report: &RunReport, destination: &Destination, reason: Sto
                 .to_string()
         }
     };
+    let mut files = String::new();
+    for (path, before, after) in &report.files {
+        files.push_str(&match after {
+            Some(after) => format!("reduce:   {path}: {before} → {after} bytes\n"),
+            None => format!("reduce:   {path}: {before} bytes → deleted\n"),
+        });
+    }
     format!(
-        "reduce: {} → {} bytes ({:.1}%), {} → {} units, {} tests, {} cache hits, {:.1}s; result in {}{note}{}{}",
+        "{files}reduce: {} → {} bytes ({:.1}%), {} → {} units, {} tests, {} cache hits, {:.1}s; result in {}{note}{}{}",
         report.bytes_before,
         report.bytes_after,
         crate::progress::percent(report.bytes_after, report.bytes_before),
@@ -151,7 +173,13 @@ pub(crate) fn start_line(
     let jobs = settings.jobs;
     format!(
         "reduce: {} ({} bytes, {} {}s), algorithm {}, {} job{}, timeout {:.1}s",
-        if settings.reads_stdin() {
+        if let Some(set) = &input.files {
+            format!(
+                "{} files in {}",
+                set.members.len() + set.kept.len(),
+                set.base.display()
+            )
+        } else if settings.reads_stdin() {
             "standard input".to_string()
         } else {
             settings.input.display().to_string()

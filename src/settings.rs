@@ -15,8 +15,12 @@ use crate::pipeline::Strategy;
 /// One run's settings.
 #[derive(Clone, Debug)]
 pub struct Settings {
-    /// The input file (`-`: standard input).
+    /// The input file (`-`: standard input); the first of `inputs`.
     pub(crate) input: PathBuf,
+    /// Every input as given: one file, several files, or one directory.
+    pub(crate) inputs: Vec<PathBuf>,
+    /// Globs of files of a set left untouched (`--exclude`).
+    pub(crate) exclude: Vec<String>,
     /// The interestingness test, as given.
     pub(crate) oracle: PathBuf,
     /// How long a test may run (`None`: from the original's run time).
@@ -81,6 +85,11 @@ pub(crate) struct LlmEndpoint {
 }
 
 impl Settings {
+    /// Whether the input is several files or a directory, reduced as a set.
+    pub(crate) fn reads_files(&self) -> bool {
+        self.inputs.len() > 1 || self.input.is_dir()
+    }
+
     /// Whether the input is standard input.
     pub(crate) fn reads_stdin(&self) -> bool {
         self.input.as_os_str() == "-"

@@ -35,7 +35,7 @@ use crate::interfaces::{
 };
 use crate::journal::{Journal, Resumed};
 use crate::languages::Lang;
-use crate::output::Destination;
+use crate::output::Save;
 use crate::pipeline::{Plan, Strategy, restart_variants};
 use crate::progress::Progress;
 use crate::proposals::Passes;
@@ -49,7 +49,7 @@ pub(crate) struct Stages<'a> {
     pub(crate) settings: &'a Settings,
     pub(crate) lang: Lang,
     pub(crate) oracle: &'a dyn Oracle,
-    pub(crate) destination: &'a Destination,
+    pub(crate) destination: &'a dyn Save,
     pub(crate) limits: Limits,
     /// Where verdicts and improvements are journaled, if anywhere.
     pub(crate) journal: Option<&'a Journal>,
@@ -101,13 +101,15 @@ struct Run<'a> {
 impl<'a> Stages<'a> {
     /// Reduces `source` as `plan` says, then (with `--restart`) again from
     /// `source` on other paths while that beats the best. `resumed` is
-    /// what a journal kept of an earlier run of the same command.
+    /// what a journal kept of an earlier run of the same command;
+    /// `carried`, what an earlier reduction of the same run handed on.
     pub(crate) fn run_stages(
         &self,
         plan: &Plan,
         source: &[u8],
         progress: &mut Progress,
         resumed: Option<Resumed>,
+        carried: Option<Carried>,
     ) -> Result<Reduced> {
         let (known, replaying) = match resumed {
             Some(r) => (r.verdicts, r.best),
@@ -117,7 +119,7 @@ impl<'a> Stages<'a> {
         let mut limits = self.limits.clone();
         limits.flaky = Some(Arc::clone(&flaky));
         let mut run = Run {
-            carried: None,
+            carried,
             known,
             keeper: Keeper {
                 destination: self.destination,
@@ -308,7 +310,7 @@ fn tests_of(run: &Run<'_>) -> u64 {
 /// Where improvements go, from stage to stage: the output, the journal,
 /// and the re-tests of the best.
 struct Keeper<'a> {
-    destination: &'a Destination,
+    destination: &'a dyn Save,
     journal: Option<&'a Journal>,
     /// The size and hash of the last improvement an earlier run saved,
     /// while the run replays the way to it.

@@ -59,6 +59,8 @@ pub(crate) struct RunReport {
     pub(crate) retests: u64,
     /// What `--restart` did, if it ran.
     pub(crate) restart: Option<RestartGain>,
+    /// Several files: each one's path and size before and after (`None`: deleted).
+    pub(crate) files: Vec<(String, u64, Option<u64>)>,
 }
 
 /// Where a run stood when `--restart` began (its fixpoint), and how many
@@ -100,6 +102,20 @@ impl RunReport {
     }
 
     pub(crate) fn to_json(&self) -> serde_json::Value {
+        let mut report = self.counters_json();
+        if !self.files.is_empty() {
+            report["files"] = self
+                .files
+                .iter()
+                .map(|(path, before, after)| {
+                    json!({"path": path, "bytes_before": before, "bytes_after": after})
+                })
+                .collect();
+        }
+        report
+    }
+
+    fn counters_json(&self) -> serde_json::Value {
         json!({
             "algo": self.algo,
             "oracle_calls": self.oracle_calls(),

@@ -8,6 +8,7 @@ mod faults;
 mod flat;
 mod languages;
 mod layout;
+mod multi;
 mod oracle;
 mod reliability;
 mod run_features;

@@ -38,6 +38,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 
+use crate::fileset::{FirstArg, TreeLayout, decode};
 use crate::interfaces::{Candidate, Fault, Messages, Oracle, TestOutcome, Verdict, Watch};
 use crate::progress::Printer;
 use fault::{LAUNCHER_FAILED, Step, fault_of, launcher_fault};
@@ -85,6 +86,8 @@ pub(crate) struct ScriptOracle {
     messages: Arc<dyn Messages>,
     /// `--memory-limit`, and the tests it stopped.
     memory: Option<MemoryLimit>,
+    /// Candidates are archives of several files, written out as a tree.
+    tree: Option<TreeLayout>,
 }
 
 /// What one run of the script did.
@@ -150,6 +153,7 @@ impl ScriptOracle {
             launcher: None,
             messages: Arc::new(Printer::stderr()),
             memory: None,
+            tree: None,
         }
     }
 
@@ -164,7 +168,13 @@ impl ScriptOracle {
         self.memory.as_ref()
     }
 
-    /// Says what the user must hear through `messages` (the run's display).
+    /// Takes candidates as archives of several files (`crate::fileset`),
+    /// each test directory holding them at their relative paths.
+    pub(crate) fn with_tree(mut self, tree: Option<TreeLayout>) -> Self {
+        self.tree = tree;
+        self
+    }
+
     /// How long a test may run.
     pub(crate) fn timeout(&self) -> Duration {
         self.timeout
@@ -175,6 +185,7 @@ impl ScriptOracle {
         &self.script
     }
 
+    /// Says what the user must hear through `messages` (the run's display).
     pub(crate) fn with_messages(mut self, messages: Arc<dyn Messages>) -> Self {
         self.messages = messages;
         self
@@ -256,6 +267,9 @@ impl ScriptOracle {
     }
 
     fn run_in_dir(&self, dir: &Path, bytes: &[u8], cancel: Watch<'_>) -> Result<(Exit, Duration)> {
+        if let Some(tree) = &self.tree {
+            return self.run_on_tree(tree, dir, bytes, cancel);
+        }
         let candidate = dir.join(&self.file_name);
         fs::write(&candidate, bytes)
             .with_context(|| format!("cannot write the candidate {}", candidate.display()))?;
@@ -270,6 +284,56 @@ impl ScriptOracle {
         fs::create_dir(&tmp).context("cannot create the test's TMPDIR")?;
         let mut command = self.command(&candidate);
         command.current_dir(dir).env("TMPDIR", &tmp);
+        self.spawn_and_wait(command, cancel)
+    }
+
+    /// Runs the script on the files of the archive `bytes`, written under
+    /// `dir/<root>` (its working directory); an archive that does not
+    /// decode is not interesting, without a run.
+    fn run_on_tree(
+        &self,
+        tree: &TreeLayout,
+        dir: &Path,
+        bytes: &[u8],
+        cancel: Watch<'_>,
+    ) -> Result<(Exit, Duration)> {
+        let Some(files) = decode(bytes) else {
+            return Ok((Exit::Code(1), Duration::ZERO));
+        };
+        let root = dir.join(&tree.root);
+        fs::create_dir(&root).context("cannot create the test's file tree")?;
+        for (rel, content) in files {
+            let path = root.join(rel);
+            if let Some(parent) = path.parent() {
+                fs::create_dir_all(parent)
+                    .with_context(|| format!("cannot create {}", parent.display()))?;
+            }
+            fs::write(&path, content)
+                .with_context(|| format!("cannot write the candidate {}", path.display()))?;
+        }
+        for (rel, from) in &tree.kept {
+            let path = root.join(rel);
+            if let Some(parent) = path.parent() {
+                fs::create_dir_all(parent)
+                    .with_context(|| format!("cannot create {}", parent.display()))?;
+            }
+            fs::copy(from, &path).with_context(|| format!("cannot copy {}", from.display()))?;
+        }
+        for extra in &self.extra_files {
+            let name = extra
+                .file_name()
+                .context("a --copy path has no file name")?;
+            fs::copy(extra, root.join(name))
+                .with_context(|| format!("cannot copy {} into the tree", extra.display()))?;
+        }
+        let tmp = dir.join(".tmp");
+        fs::create_dir(&tmp).context("cannot create the test's TMPDIR")?;
+        let arg = match &tree.first_arg {
+            FirstArg::Directory => root.clone(),
+            FirstArg::File(rel) => root.join(rel),
+        };
+        let mut command = self.command(&arg);
+        command.current_dir(&root).env("TMPDIR", &tmp);
         self.spawn_and_wait(command, cancel)
     }
 

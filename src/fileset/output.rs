@@ -1,0 +1,279 @@
+//! Writing a reduced set of files so that it is never half-written: a
+//! fresh directory built beside the output and swapped in with one atomic
+//! exchange (`renameat2(RENAME_EXCHANGE)`), or, with `--in-place`, each
+//! changed file replaced by a rename after its `.orig` copy was saved.
+//!
+//! The swap makes each improvement one step: killing `reduce` at any moment
+//! leaves the output directory whole, as of an interesting candidate (at
+//! worst a hidden `.NAME.reduce-new-*` directory beside it, the previous
+//! result, which the next run removes). `--in-place` renames file by file;
+//! an improvement of the default pipeline's file stages changes one file,
+//! so that holds for it too, but one of its pool stage may change several
+//! files, which a kill can leave half-applied (their `.orig` copies stay).
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result, bail};
+
+use crate::fileset::{FileSet, decode};
+
+/// Where a reduced set of files goes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TreeOutput {
+    /// The output directory (or the input's base directory, in place).
+    pub dir: PathBuf,
+    pub in_place: bool,
+    /// The output is the default one (`<dir>.reduced`), replaced if it exists.
+    pub default: bool,
+    /// The files of the original, relative to `dir` (in place: to remove
+    /// the ones the reduction deleted).
+    originals: Vec<String>,
+    /// Files `--exclude` kept, copied into a fresh output as they are.
+    kept: Vec<(String, PathBuf)>,
+}
+
+/// The default output of a set: `<dir>.reduced` for a directory, `reduced`
+/// in the listed files' common directory for a list.
+pub fn default_dir(set: &FileSet) -> PathBuf {
+    if set.is_directory {
+        let mut name = set.base.file_name().unwrap_or_default().to_os_string();
+        name.push(".reduced");
+        set.base.with_file_name(name)
+    } else {
+        set.base.join("reduced")
+    }
+}
+
+impl TreeOutput {
+    pub fn new(set: &FileSet, output: Option<&Path>, in_place: bool) -> Self {
+        let (dir, default) = match (in_place, output) {
+            (true, _) => (set.base.clone(), false),
+            (false, Some(o)) => (o.to_path_buf(), false),
+            (false, None) => (default_dir(set), true),
+        };
+        TreeOutput {
+            dir,
+            in_place,
+            default,
+            originals: set.members.iter().map(|m| m.path.clone()).collect(),
+            kept: set.kept.clone(),
+        }
+    }
+
+    /// Refuses an output that would overwrite what it should not: a
+    /// non-empty directory given with `-o`, a file, an existing `.orig`.
+    pub fn check_writable(&self) -> Result<()> {
+        if self.in_place {
+            for rel in &self.originals {
+                let backup = backup(&self.dir.join(rel));
+                if backup.exists() {
+                    bail!(
+                        "{} already exists; move it away (it may hold an earlier original) or use -o",
+                        backup.display()
+                    );
+                }
+            }
+            return Ok(());
+        }
+        match fs::symlink_metadata(&self.dir) {
+            Err(_) => {}
+            Ok(m) if !m.is_dir() => bail!(
+                "cannot write the result to {}: it exists and is not a directory",
+                self.dir.display()
+            ),
+            Ok(_) if !self.default && fs::read_dir(&self.dir)?.next().is_some() => bail!(
+                "-o {} is a directory that is not empty; give a new or empty one",
+                self.dir.display()
+            ),
+            Ok(_) => {}
+        }
+        let parent = parent_dir(&self.dir);
+        if !parent.is_dir() {
+            bail!(
+                "cannot write the result to {}: directory {} does not exist",
+                self.dir.display(),
+                parent.display()
+            );
+        }
+        self.remove_stale()
+    }
+
+    /// Removes what a run killed between a swap and its clean-up left.
+    fn remove_stale(&self) -> Result<()> {
+        let prefix = self.scratch_prefix();
+        for entry in fs::read_dir(parent_dir(&self.dir))?.flatten() {
+            if entry.file_name().to_string_lossy().starts_with(&prefix) {
+                let _ = fs::remove_dir_all(entry.path());
+            }
+        }
+        Ok(())
+    }
+
+    fn scratch_prefix(&self) -> String {
+        let name = self.dir.file_name().unwrap_or_default().to_string_lossy();
+        format!(".{name}.reduce-new-")
+    }
+
+    /// Saves the originals as `.orig` for `--in-place`; call once before reducing.
+    pub fn prepare(&self) -> Result<()> {
+        if self.in_place {
+            for rel in &self.originals {
+                let path = self.dir.join(rel);
+                fs::copy(&path, backup(&path))
+                    .with_context(|| format!("cannot save {} as .orig", path.display()))?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the files of `archive`.
+    pub fn save(&self, archive: &[u8]) -> Result<()> {
+        let files = decode(archive).context("the result's archive does not decode")?;
+        if self.in_place {
+            return self.save_in_place(&files);
+        }
+        let parent = parent_dir(&self.dir);
+        let scratch = tempfile::Builder::new()
+            .prefix(&self.scratch_prefix())
+            .tempdir_in(parent)
+            .with_context(|| format!("cannot create a directory in {}", parent.display()))?;
+        for (rel, content) in &files {
+            write_file(&scratch.path().join(rel), content)?;
+        }
+        for (rel, from) in &self.kept {
+            let to = scratch.path().join(rel);
+            make_parent(&to)?;
+            fs::copy(from, &to).with_context(|| format!("cannot copy {}", from.display()))?;
+        }
+        let scratch = scratch.keep();
+        if self.dir.exists() {
+            exchange(&scratch, &self.dir)?;
+            fs::remove_dir_all(&scratch)
+                .with_context(|| format!("cannot remove {}", scratch.display()))?;
+        } else {
+            fs::rename(&scratch, &self.dir)
+                .with_context(|| format!("cannot write {}", self.dir.display()))?;
+        }
+        Ok(())
+    }
+
+    fn save_in_place(&self, files: &[(&str, &[u8])]) -> Result<()> {
+        for rel in &self.originals {
+            let path = self.dir.join(rel);
+            let content = files.iter().find(|(p, _)| p == rel).map(|(_, c)| *c);
+            match content {
+                Some(content) if fs::read(&path).ok().as_deref() != Some(content) => {
+                    write_file(&path, content)?;
+                }
+                None if path.exists() => fs::remove_file(&path)
+                    .with_context(|| format!("cannot remove {}", path.display()))?,
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The `.orig` copy of `path`.
+fn backup(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".orig");
+    path.with_file_name(name)
+}
+
+fn parent_dir(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+fn make_parent(path: &Path) -> Result<()> {
+    let parent = parent_dir(path);
+    fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))
+}
+
+/// Replaces `path` with `bytes` in one rename.
+fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
+    make_parent(path)?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".reduce-")
+        .tempfile_in(parent_dir(path))
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    tmp.write_all(bytes)
+        .and_then(|()| tmp.flush())
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    if let Ok(meta) = fs::metadata(path) {
+        let _ = fs::set_permissions(tmp.path(), meta.permissions());
+    }
+    tmp.persist(path)
+        .with_context(|| format!("cannot replace {}", path.display()))?;
+    Ok(())
+}
+
+/// Swaps two directories in one step.
+#[cfg(target_os = "linux")]
+fn exchange(a: &Path, b: &Path) -> Result<()> {
+    use std::ffi::CString;
+    let c = |p: &Path| CString::new(p.as_os_str().as_encoded_bytes()).context("a path holds NUL");
+    let (ca, cb) = (c(a)?, c(b)?);
+    // SAFETY: both are valid NUL-terminated paths; AT_FDCWD resolves them
+    // as relative to the current directory.
+    let rc = unsafe {
+        libc::renameat2(
+            libc::AT_FDCWD,
+            ca.as_ptr(),
+            libc::AT_FDCWD,
+            cb.as_ptr(),
+            libc::RENAME_EXCHANGE,
+        )
+    };
+    if rc != 0 {
+        return Err(std::io::Error::last_os_error())
+            .with_context(|| format!("cannot replace {}", b.display()));
+    }
+    Ok(())
+}
+
+/// Elsewhere: the old directory moved aside, then the new one in (a kill
+/// between the two leaves the result in the scratch directory).
+#[cfg(not(target_os = "linux"))]
+fn exchange(a: &Path, b: &Path) -> Result<()> {
+    let aside = a.with_extension("old");
+    fs::rename(b, &aside)?;
+    fs::rename(a, b)?;
+    fs::rename(&aside, a)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fileset::encode;
+
+    fn output_in(dir: &Path) -> TreeOutput {
+        TreeOutput {
+            dir: dir.join("out"),
+            in_place: false,
+            default: true,
+            originals: vec![],
+            kept: vec![],
+        }
+    }
+
+    #[test]
+    fn each_save_replaces_the_whole_output_directory() {
+        let tmp = tempfile::tempdir().unwrap();
+        let out = output_in(tmp.path());
+        out.check_writable().unwrap();
+        out.save(&encode([("a.c", &b"int a;"[..]), ("sub/b.h", b"int b;")]))
+            .unwrap();
+        out.save(&encode([("a.c", &b"int;"[..])])).unwrap();
+        assert_eq!(fs::read(out.dir.join("a.c")).unwrap(), b"int;");
+        assert!(!out.dir.join("sub").exists(), "deleted files go");
+        let names: Vec<_> = fs::read_dir(tmp.path()).unwrap().flatten().collect();
+        assert_eq!(names.len(), 1, "nothing left beside the output");
+    }
+}

@@ -1,0 +1,362 @@
+//! Several files as one test case: a directory or a list of files, reduced
+//! with real oracles (gcc across a header and two sources, make, a Python
+//! lint reading JSON), and the refusals of what cannot be a set.
+
+use std::collections::BTreeMap;
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+use crate::util::{Sandbox, assert_exit, stats, succeeds_quietly};
+
+/// Copies the tree `from` to `to` (modes kept).
+fn copy_tree(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// A sandbox holding `fixtures/<name>`'s tree.
+fn sandbox_with(name: &str) -> Sandbox {
+    let sb = Sandbox::new();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures")
+        .join(name);
+    copy_tree(&src, sb.path());
+    sb
+}
+
+/// Every file under `dir`, by relative path, with its bytes.
+fn tree_of(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, Vec<u8>>) {
+        for entry in fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(root, &path, out);
+            } else {
+                let rel = path
+                    .strip_prefix(root)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                out.insert(rel, fs::read(&path).unwrap());
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    walk(dir, dir, &mut out);
+    out
+}
+
+fn total(tree: &BTreeMap<String, Vec<u8>>) -> usize {
+    tree.values().map(Vec::len).sum()
+}
+
+/// Whether the oracle accepts a copy of the tree `dir`, run in it with `$1`
+/// the copy (or `first` in it), as `reduce` runs it.
+fn oracle_accepts_tree(sb: &Sandbox, oracle: &str, dir: &Path, first: Option<&str>) -> bool {
+    let test = tempfile::tempdir_in(sb.tmp()).unwrap();
+    let root = test.path().join("copy");
+    copy_tree(dir, &root);
+    let arg = first.map_or(root.clone(), |f| root.join(f));
+    succeeds_quietly(
+        Command::new(sb.path().join(oracle))
+            .arg(arg)
+            .current_dir(&root),
+    )
+}
+
+/// Reduces the set `inputs` of the sandbox into `out`, then checks what
+/// every run keeps: exit 0, the inputs untouched, the result accepted by
+/// the oracle and no larger, a second run on it changing nothing, `-j 2`
+/// giving the `-j 1` result, and nothing left behind. Returns the result
+/// tree and the stats.
+fn reduce_set(
+    sb: &Sandbox,
+    inputs: &[&str],
+    first: Option<&str>,
+    extra: &[&str],
+) -> (BTreeMap<String, Vec<u8>>, serde_json::Value) {
+    let originals: Vec<_> = inputs
+        .iter()
+        .map(|i| tree_or_file(&sb.path().join(i)))
+        .collect();
+    let run = |out: &str, jobs: &str, set: &[&str]| {
+        let mut args = vec!["--oracle", "check.sh", "-j", jobs, "-o", out, "-q"];
+        args.extend(["--stats-json", "s.json"]);
+        args.extend(extra);
+        args.extend(set);
+        let done = sb.reduce(&args);
+        assert_exit(&done, 0);
+        tree_of(&sb.path().join(out))
+    };
+    let result = run("out", "1", inputs);
+    let s = stats(sb, "s.json");
+    for (input, original) in inputs.iter().zip(&originals) {
+        assert_eq!(
+            &tree_or_file(&sb.path().join(input)),
+            original,
+            "an input changed"
+        );
+    }
+    let before: usize = originals.iter().map(total).sum();
+    assert!(total(&result) <= before, "the result grew");
+    assert!(
+        oracle_accepts_tree(sb, "check.sh", &sb.path().join("out"), first),
+        "the result is not interesting"
+    );
+    assert_eq!(run("out-j2", "2", inputs), result, "-j 2 differs from -j 1");
+    // A second run on the result (as a directory) changes nothing.
+    if first.is_none() {
+        assert_eq!(
+            run("again", "1", &["out"]),
+            result,
+            "a second run changed the result"
+        );
+    }
+    sb.assert_no_temp_left();
+    let stray: Vec<_> = fs::read_dir(sb.path())
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().contains("reduce-new"))
+        .collect();
+    assert!(stray.is_empty(), "scratch directories left: {stray:?}");
+    (result, s)
+}
+
+fn tree_or_file(p: &Path) -> BTreeMap<String, Vec<u8>> {
+    if p.is_dir() {
+        tree_of(p)
+    } else {
+        BTreeMap::from([(String::new(), fs::read(p).unwrap())])
+    }
+}
+
+#[test]
+fn a_c_program_in_three_files_keeps_the_header_and_the_use_and_drops_the_unrelated_file() {
+    let sb = sandbox_with("multi-c");
+    let (result, s) = reduce_set(&sb, &["src"], None, &[]);
+    let names: Vec<&str> = result.keys().map(String::as_str).collect();
+    assert_eq!(names, ["main.c", "util.h"], "{result:?}");
+    let header = String::from_utf8_lossy(&result["util.h"]);
+    assert!(
+        header.contains("format"),
+        "the header keeps the format attribute: {header}"
+    );
+    let main = String::from_utf8_lossy(&result["main.c"]);
+    assert!(
+        main.contains("log_message"),
+        "main.c keeps the call: {main}"
+    );
+    assert!(
+        result["main.c"].len() < 300 && result["util.h"].len() < 300,
+        "{result:?}"
+    );
+    // Per-file stats: the unrelated file is reported deleted.
+    let files = s["files"].as_array().unwrap();
+    let stats_c = files.iter().find(|f| f["path"] == "stats.c").unwrap();
+    assert!(stats_c["bytes_after"].is_null(), "{stats_c}");
+    assert_eq!(s["bytes_after"].as_u64().unwrap() as usize, total(&result));
+}
+
+#[test]
+fn a_list_of_files_is_reduced_together_with_the_first_file_as_the_oracles_argument() {
+    let sb = sandbox_with("multi-c");
+    let inputs = ["src/main.c", "src/util.h", "src/stats.c"];
+    let (result, _) = reduce_set(&sb, &inputs, Some("main.c"), &[]);
+    assert!(
+        result.contains_key("util.h") && !result.contains_key("stats.c"),
+        "{result:?}"
+    );
+    // Without -o, the result goes to reduced/ in the files' directory.
+    let mut args = vec!["--oracle", "check.sh", "-q", "-j", "1"];
+    args.extend(inputs);
+    assert_exit(&sb.reduce(&args), 0);
+    assert_eq!(tree_of(&sb.path().join("src/reduced")), result);
+}
+
+#[test]
+fn a_directory_with_a_makefile_keeps_the_build_and_leaves_excluded_files_untouched() {
+    let sb = sandbox_with("multi-make");
+    let (result, _) = reduce_set(&sb, &["project"], None, &["--exclude", "*.txt"]);
+    assert_eq!(
+        result["NOTES.txt"],
+        sb.read("project/NOTES.txt"),
+        "an excluded file is copied as it is"
+    );
+    assert!(
+        result.contains_key("Makefile") && result.contains_key("main.c"),
+        "{result:?}"
+    );
+    assert!(
+        !result.contains_key("parse.c"),
+        "parse.c is not needed: {result:?}"
+    );
+    // The default output of a directory is DIR.reduced/.
+    assert_exit(
+        &sb.reduce(&[
+            "--oracle",
+            "check.sh",
+            "-q",
+            "project",
+            "--exclude",
+            "*.txt",
+        ]),
+        0,
+    );
+    assert_eq!(tree_of(&sb.path().join("project.reduced")), result);
+}
+
+#[test]
+fn a_c_file_and_the_json_configuration_a_python_lint_reads_are_reduced_together() {
+    let sb = sandbox_with("multi-config");
+    let (result, _) = reduce_set(&sb, &["app"], None, &[]);
+    let json = String::from_utf8_lossy(&result["lint.json"]);
+    assert!(
+        json.contains("meter_report") && !json.contains("meter_reset"),
+        "{json}"
+    );
+    assert!(!json.contains("compiler"), "{json}");
+    let c = String::from_utf8_lossy(&result["meter.c"]);
+    assert!(
+        c.contains("meter_report") && !c.contains("meter_add"),
+        "{c}"
+    );
+}
+
+#[test]
+fn in_place_rewrites_the_files_and_keeps_each_original_as_orig() {
+    let sb = sandbox_with("multi-c");
+    let original = tree_of(&sb.path().join("src"));
+    let out = sb.reduce(&["--oracle", "check.sh", "-q", "-j", "1", "--in-place", "src"]);
+    assert_exit(&out, 0);
+    let now = tree_of(&sb.path().join("src"));
+    for (name, bytes) in &original {
+        assert_eq!(&now[&format!("{name}.orig")], bytes);
+    }
+    assert!(
+        !now.contains_key("stats.c"),
+        "the unneeded file is removed: {now:?}"
+    );
+    assert!(now["main.c"].len() < original["main.c"].len());
+}
+
+#[test]
+fn what_cannot_be_a_set_of_files_is_refused_with_one_line_and_exit_2() {
+    let sb = sandbox_with("multi-c");
+    fs::create_dir(sb.path().join("empty")).unwrap();
+    std::os::unix::fs::symlink("main.c", sb.path().join("src/link.c")).unwrap();
+    let cases: [&[&str]; 5] = [
+        &["src"],                            // a symlink inside
+        &["empty"],                          // no files
+        &["src/main.c", "src/main.c"],       // a file twice
+        &["src/main.c", "-"],                // standard input among files
+        &["src/main.c", "--exclude", "*.c"], // --exclude on one file
+    ];
+    for case in cases {
+        let mut args = vec!["--oracle", "check.sh", "-q"];
+        args.extend(case);
+        let out = sb.reduce(&args);
+        assert_exit(&out, 2);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{case:?}: {err}");
+    }
+    fs::remove_file(sb.path().join("src/link.c")).unwrap();
+    let out = sb.reduce(&["--oracle", "check.sh", "-q", "src", "--exclude", "*"]);
+    assert_exit(&out, 2);
+    // The run-level flags that work on one file's text.
+    for flag in [
+        &["--history", "h"][..],
+        &["--restart"],
+        &["--reduce-with", "true"],
+        &["--propose-with", "true"],
+    ] {
+        let mut args = vec!["--oracle", "check.sh", "-q", "src"];
+        args.extend(flag);
+        let out = sb.reduce(&args);
+        assert_exit(&out, 2);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(flag[0]) && err.trim().lines().count() == 1,
+            "{err}"
+        );
+    }
+}
+
+#[test]
+fn an_oracle_that_accepts_no_files_or_empty_files_is_refused() {
+    let sb = sandbox_with("multi-c");
+    sb.write("any.sh", "#!/bin/sh\ntest -d \"$1\"\n", true);
+    let out = sb.reduce(&["--oracle", "any.sh", "-q", "src"]);
+    assert_exit(&out, 3);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no files"), "{err}");
+    sb.write("files.sh", "#!/bin/sh\ntest -f \"$1\"/main.c\n", true);
+    let out = sb.reduce(&["--oracle", "files.sh", "-q", "src"]);
+    assert_exit(&out, 3);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("every file empty"), "{err}");
+}
+
+#[test]
+fn a_launcher_is_handed_the_test_directory_and_gives_the_same_result() {
+    let sb = sandbox_with("multi-c");
+    let launcher = sb.write(
+        "launch.sh",
+        "#!/bin/sh\n# Counts its runs, then runs the test where it is.\necho run >> \"$(dirname \"$0\")/launched\"\nexec \"$@\"\n",
+        true,
+    );
+    let launcher = launcher.display().to_string();
+    let (result, _) = reduce_set(&sb, &["src"], None, &["--launcher", &launcher]);
+    assert!(crate::util::lines_in(&sb.path().join("launched")) > 0);
+    let plain = sb.reduce(&[
+        "--oracle", "check.sh", "-q", "-j", "1", "-o", "plain", "src",
+    ]);
+    assert_exit(&plain, 0);
+    assert_eq!(tree_of(&sb.path().join("plain")), result);
+}
+
+#[test]
+fn a_run_killed_mid_way_leaves_a_whole_interesting_output_directory() {
+    let sb = sandbox_with("multi-c");
+    let counter = sb.path().join("calls");
+    let counting = format!(
+        "#!/bin/sh\necho run >> {}\nexec {}/check.sh \"$@\"\n",
+        counter.display(),
+        sb.path().display()
+    );
+    sb.write("counting.sh", &counting, true);
+    let mut child = sb.spawn_reduce(&[
+        "--oracle",
+        "counting.sh",
+        "-q",
+        "-j",
+        "2",
+        "-o",
+        "out",
+        "src",
+    ]);
+    crate::util::wait_for("a saved improvement and more tests", || {
+        sb.path().join("out").exists() && crate::util::lines_in(&counter) >= 40
+    });
+    child.kill().unwrap();
+    child.wait().unwrap();
+    crate::util::assert_no_process_soon(&sb.path().display().to_string());
+    for dir in fs::read_dir(sb.tmp()).unwrap() {
+        fs::remove_dir_all(dir.unwrap().path()).unwrap();
+    }
+    let out = sb.path().join("out");
+    assert!(
+        oracle_accepts_tree(&sb, "check.sh", &out, None),
+        "{:?}",
+        tree_of(&out)
+    );
+    assert!(total(&tree_of(&out)) <= total(&tree_of(&sb.path().join("src"))));
+}
