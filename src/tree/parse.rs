@@ -1088,6 +1088,22 @@ mod tests {
         }
     }
 
+    /// A trailing comma where a run of elements ends leaves a last run of
+    /// nothing, which parses cleanly between its own brackets: the error
+    /// must still be found.
+    #[test]
+    fn a_json_trailing_comma_at_the_end_of_a_run_is_an_error_in_pieces_too() {
+        let json = Language::named("json");
+        for elements in 1..12 {
+            let items: Vec<String> = (0..elements).map(|i| format!("\"e{i}\"")).collect();
+            let src = format!("{{\"k\": [{}, ]}}\n", items.join(", "));
+            for piece in 1..src.len() {
+                let (tree, _) = parse_in_pieces(json, src.clone().into_bytes(), piece).unwrap();
+                assert!(tree.parse_errors > 0, "pieces of {piece}: {src}");
+            }
+        }
+    }
+
     #[test]
     fn parsing_inputs_with_errors_in_pieces_gives_them_back_and_finds_errors() {
         let mut rng = XorShift(0x6a09_e667_f3bc_c908);

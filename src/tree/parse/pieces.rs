@@ -132,7 +132,17 @@ impl Emitter<'_> {
         let comma = self.kind_id(",", false);
         let may_cut = level < MAX_CUT_LEVELS;
         let runs = Runs::new(self.source, open, close, piece_bytes, may_cut);
+        let mut after_separator = false;
         for run in runs {
+            // A run of nothing after a separator is a trailing comma
+            // (`[1, 2, ]`), which its own brackets would hide.
+            let blank = self.source[run.text.clone()]
+                .iter()
+                .all(u8::is_ascii_whitespace);
+            if after_separator && blank {
+                return Err(GiveUp.into());
+            }
+            after_separator = run.separator.is_some();
             let ranges = without_interiors(Some((open, close)), run.text, &run.cuts);
             let tree = self.run(&ranges)?;
             let root = tree.root_node();
