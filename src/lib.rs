@@ -13,6 +13,7 @@
 #![allow(rustdoc::private_intra_doc_links)]
 
 pub mod app;
+mod atomic_write;
 pub(crate) mod bitset;
 pub(crate) mod cache;
 mod checks;

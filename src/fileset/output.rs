@@ -12,11 +12,11 @@
 //! files, which a kill can leave half-applied (their `.orig` copies stay).
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 
+use crate::atomic_write::{parent_dir, write_atomically};
 use crate::fileset::{FileSet, decode};
 
 /// Where a reduced set of files goes.
@@ -183,34 +183,15 @@ fn backup(path: &Path) -> PathBuf {
     path.with_file_name(name)
 }
 
-fn parent_dir(path: &Path) -> &Path {
-    match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    }
-}
-
 fn make_parent(path: &Path) -> Result<()> {
     let parent = parent_dir(path);
     fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))
 }
 
-/// Replaces `path` with `bytes` in one rename.
+/// Replaces `path` with `bytes` in one rename, making its directory first.
 fn write_file(path: &Path, bytes: &[u8]) -> Result<()> {
     make_parent(path)?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".reduce-")
-        .tempfile_in(parent_dir(path))
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    tmp.write_all(bytes)
-        .and_then(|()| tmp.flush())
-        .with_context(|| format!("cannot write {}", path.display()))?;
-    if let Ok(meta) = fs::metadata(path) {
-        let _ = fs::set_permissions(tmp.path(), meta.permissions());
-    }
-    tmp.persist(path)
-        .with_context(|| format!("cannot replace {}", path.display()))?;
-    Ok(())
+    write_atomically(path, bytes)
 }
 
 /// Swaps two directories in one step.
