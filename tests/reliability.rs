@@ -182,10 +182,11 @@ fn bad_inputs_and_flags_are_refused_with_one_clear_line() {
             1,
             "cannot read the input missing.txt",
         ),
+        // A directory is a set of files; an empty one holds none.
         (
             &["--oracle", "needs-2-and-7.sh", "tmp"],
-            1,
-            "is a directory",
+            2,
+            "holds no file to reduce",
         ),
         (
             &["--oracle", "needs-2-and-7.sh", "empty.txt"],
