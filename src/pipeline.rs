@@ -67,6 +67,9 @@ pub struct Plan {
     closing: Vec<&'static Entry>,
     /// The units, the tree and the tuning every phase's policy is built from.
     context: BuildContext,
+    /// The share of the input in parse-error regions, when that made the
+    /// plan reduce a grammar's input as text blocks.
+    fell_back: Option<f64>,
 }
 
 /// The phases of `algo` on `lang`, and whether they repeat in rounds.
@@ -81,6 +84,45 @@ fn phases_of(algo: &'static Entry, lang: Lang) -> (Vec<&'static Entry>, bool) {
         (Role::Pipeline, Lang::Bytes) => (vec![&DRDD], false),
         _ => (vec![algo], false),
     }
+}
+
+/// The input as a plan gets it: parsed by its grammar, or still text.
+enum Parsed {
+    Tree(Box<crate::tree::Tree>, Units),
+    Text(Vec<u8>),
+}
+
+/// Above this share of the input in parse-error regions, a grammar's tree
+/// says little about the text (tree-sitter's recovery strings the rest into
+/// odd nodes or flat tokens, and the syntax check allows as many errors),
+/// so the input is reduced as text blocks instead. On a TypeScript file
+/// whose root the grammar could not parse (a construct it lacks), blocks
+/// ended at 20 tokens where the grammar's tree was at 955 when cut off.
+const MOSTLY_ERRORS: f64 = 0.5;
+
+/// Parses `source` when the plan reduces a tree over a grammar's tokens;
+/// falls back to text (`Lang::Text`, so blocks) when the parse leaves more
+/// than [`MOSTLY_ERRORS`] of the input in error regions and text blocks
+/// can serve the strategy.
+/// The share of the input in error regions is returned with a fallback.
+fn parse_or_fall_back(
+    strategy: &Strategy,
+    lang: Lang,
+    source: Vec<u8>,
+) -> Result<(Lang, Parsed, Option<f64>)> {
+    let Lang::Tree(l) = lang else {
+        return Ok((lang, Parsed::Text(source), None));
+    };
+    if !builds_tree(strategy, lang) {
+        return Ok((lang, Parsed::Text(source), None));
+    }
+    let (tree, units) = crate::tree::parse::parse(l, source)?;
+    let share = tree.error_bytes as f64 / units.source().len().max(1) as f64;
+    if share > MOSTLY_ERRORS && builds_tree(strategy, Lang::Text) {
+        let source = units.source().to_vec();
+        return Ok((Lang::Text, Parsed::Text(source), Some(share)));
+    }
+    Ok((lang, Parsed::Tree(Box::new(tree), units), None))
 }
 
 /// The flat units asked for, or that an input without a grammar gets
@@ -139,29 +181,33 @@ impl Plan {
     pub fn new(strategy: &Strategy, lang: Lang, source: Vec<u8>) -> Result<Self> {
         let algo = strategy.algo;
         let auto = algo.role == Role::Pipeline;
+        let (lang, parsed, fell_back) = parse_or_fall_back(strategy, lang, source)?;
         let (mut phases, repeat) = phases_of(algo, lang);
+        // Blocks for a grammar's input go round by round, each on a fresh
+        // parse, so that once the text parses the grammar's tree takes over.
+        let repeat = repeat || (auto && fell_back.is_some());
         let flat_kind = flat_units(strategy.unit, lang);
-        let (units, unit_name, tree, syntax) = match (lang, flat_kind) {
-            (Lang::Tree(l), _) if builds_tree(strategy, lang) => {
-                let (tree, units) = crate::tree::parse::parse(l, source)?;
+        let (units, unit_name, tree, syntax) = match (lang, flat_kind, parsed) {
+            (Lang::Tree(l), _, Parsed::Tree(tree, units)) => {
                 let syntax: Box<dyn SyntaxFilter> = Box::new(
                     crate::syntax::SyntaxCheck::for_input(l, units.source(), tree.parse_errors),
                 );
-                (units, "token", Some(Arc::new(tree)), Some(syntax))
+                (units, "token", Some(Arc::new(*tree)), Some(syntax))
             }
-            (Lang::Text, _) if builds_tree(strategy, lang) => {
+            (Lang::Text, _, Parsed::Text(source)) if builds_tree(strategy, lang) => {
                 let (tree, units) = crate::tree::blocks::build(source);
                 (units, "token", Some(Arc::new(tree)), None)
             }
-            (_, Some(kind)) if !algo.needs_tree => {
+            (_, _, Parsed::Tree(..)) => unreachable!("only a grammar's language is parsed"),
+            (_, Some(kind), Parsed::Text(source)) if !algo.needs_tree => {
                 (Units::flat(source, kind), kind.name(), None, None)
             }
-            (_, Some(kind)) => bail!(
+            (_, Some(kind), _) => bail!(
                 "--algo {} works on a tree whose leaves are tokens, not {}s; drop --unit",
                 algo.name,
                 kind.name()
             ),
-            (_, None) => unreachable!("flat units are chosen for inputs without a grammar"),
+            (_, None, _) => unreachable!("flat units are chosen for inputs without a grammar"),
         };
         // Text without a grammar: blocks first, then lines, then the tokens left.
         if auto && lang == Lang::Text && flat_kind == Some(UnitKind::Token) {
@@ -215,6 +261,7 @@ impl Plan {
             repeat,
             closing: closing.into_iter().flatten().collect(),
             context,
+            fell_back,
         })
     }
 
@@ -238,6 +285,7 @@ impl Plan {
             repeat: false,
             closing: Vec::new(),
             context,
+            fell_back: None,
         }
     }
 
@@ -261,6 +309,12 @@ impl Plan {
 
     pub(crate) fn unit_name(&self) -> &'static str {
         self.unit_name
+    }
+
+    /// The share of the input in parse-error regions, when that made the
+    /// plan reduce it as text blocks instead of its grammar's tree.
+    pub fn fell_back_to_blocks(&self) -> Option<f64> {
+        self.fell_back
     }
 
     /// Parse errors in the original (tree inputs only).
@@ -392,6 +446,25 @@ mod tests {
     use super::*;
     use crate::interfaces::{Candidate, Quiet, Verdict};
     use crate::languages::Language;
+
+    #[test]
+    fn an_input_mostly_in_parse_errors_is_reduced_as_text_blocks() {
+        let plan = |text: &str| {
+            let c = Lang::Tree(Language::named("c"));
+            Plan::new(&Strategy::default(), c, text.as_bytes().to_vec()).unwrap()
+        };
+        let garbage = plan("@ @ @ @ @ @ @ @ @ @ @ @ int x;\n");
+        let share = garbage
+            .fell_back_to_blocks()
+            .expect("most of it is in errors");
+        assert!(share > MOSTLY_ERRORS && share <= 1.0, "{share}");
+        assert!(garbage.syntax_filter().is_none());
+        assert_eq!(garbage.units().len(), 15);
+        let slip = plan("int f(void) { return 1; }\nint g(void) { return 2; }\nint h = @;\n");
+        assert_eq!(slip.fell_back_to_blocks(), None);
+        assert!(slip.parse_errors().is_some_and(|e| e > 0));
+        assert!(slip.syntax_filter().is_some());
+    }
 
     #[test]
     fn a_round_told_its_tree_phase_found_nothing_before_runs_without_it() {

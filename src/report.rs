@@ -47,6 +47,7 @@ pub(crate) fn run_report(
         unit: plan.unit_name().to_string(),
         language: input.lang.name().to_string(),
         parse_errors: plan.parse_errors().unwrap_or(0),
+        blocks_fallback: plan.fell_back_to_blocks().is_some(),
         stop_reason: reduced.reason.name().to_string(),
         reducer_cpu_seconds: self_cpu_seconds(),
         memory_limit: None,
@@ -196,6 +197,13 @@ pub(crate) fn start_line(
 
 /// The warning for an input that does not parse cleanly, if it does not.
 pub(crate) fn parse_errors(plan: &Plan, input: &Input) -> Option<String> {
+    if let Some(share) = plan.fell_back_to_blocks() {
+        return Some(format!(
+            "reduce: {:.0}% of the input lies in parse errors ({}); reducing it as text blocks",
+            share * 100.0,
+            input.lang.name()
+        ));
+    }
     let errors = plan.parse_errors().filter(|&e| e > 0)?;
     Some(format!(
         "reduce: the input has {errors} parse error{} ({}); reducing anyway",

@@ -248,8 +248,13 @@ impl<'a> Stages<'a> {
                     reason,
                 });
             }
-            let next = Plan::new(strategy, self.lang, bytes.clone())?;
-            let next = next.for_a_later_round();
+            let mut next = Plan::new(strategy, self.lang, bytes.clone())?;
+            // A round after blocks is the first on the grammar's tree.
+            if stage.fell_back_to_blocks().is_none() {
+                next = next.for_a_later_round();
+            } else {
+                tree_phase = true;
+            }
             if shrunk_outside {
                 tree_phase = true;
                 self.keep_outside(&next, &bytes, progress, run);

@@ -50,6 +50,9 @@ pub(crate) struct RunReport {
     pub unit: String,
     pub language: String,
     pub parse_errors: usize,
+    /// The grammar left most of the input in parse errors, so it was
+    /// reduced as text blocks.
+    pub(crate) blocks_fallback: bool,
     pub stop_reason: String,
     /// CPU time of the reducer process itself (user + system), children excluded.
     pub(crate) reducer_cpu_seconds: f64,
@@ -134,6 +137,7 @@ impl RunReport {
             "unit": self.unit,
             "language": self.language,
             "parse_errors": self.parse_errors,
+            "blocks_fallback": self.blocks_fallback,
             "stop_reason": self.stop_reason,
             "reducer_cpu_seconds": self.reducer_cpu_seconds,
             "memory_limit_bytes": self.memory_limit.map(|(bytes, _)| bytes),

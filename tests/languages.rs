@@ -1,6 +1,7 @@
 //! Every built-in language end to end, on its fixture with a real judge
-//! (python3, node, rustc, javac, bash, go, which `.ci/run` installs; a grep
-//! for TypeScript, which nothing here compiles), and a grammar loaded at run time with `--grammar`: one
+//! (python3, node, rustc, javac, bash, and go and tsc, which `.ci/run`
+//! installs; one TypeScript fixture is judged by a grep), and a grammar
+//! loaded at run time with `--grammar`: one
 //! built in the test with gcc from a grammar crate's C sources, and bad
 //! libraries refused before any test runs.
 
@@ -76,6 +77,20 @@ fn a_go_compile_error_reduces_as_a_tree() {
 #[cfg(feature = "typescript")]
 fn a_typescript_structure_reduces_as_a_tree() {
     reduces_as_a_tree("typescript-shape", "shapes.ts", "typescript");
+}
+
+#[test]
+#[cfg(feature = "typescript")]
+fn a_typescript_file_its_grammar_cannot_parse_reduces_as_text_blocks() {
+    // tree-sitter-typescript leaves most of store.ts in parse errors;
+    // tsc (which `.ci/run` installs) judges it.
+    let (sb, s, _) = reduce_fixture("typescript-store", "store.ts", &["--timeout", "120"]);
+    assert_eq!(s["language"], "typescript");
+    assert_eq!(s["blocks_fallback"], true, "{s}");
+    let units = |f: &str| s[f].as_u64().unwrap();
+    assert!(units("units_after") * 4 < units("units_before"), "{s}");
+    let out = String::from_utf8(sb.read("out")).unwrap();
+    assert!(out.contains("setFrozen(\"no\")"), "{out}");
 }
 
 #[test]

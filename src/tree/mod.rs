@@ -116,6 +116,8 @@ pub struct Tree {
     max_depth: u32,
     /// Parse errors found when the tree was built.
     pub parse_errors: usize,
+    /// Bytes of the input inside parse-error regions (ERROR nodes).
+    pub error_bytes: usize,
     /// What liveness is in subtrees without kept tokens, computed once.
     empty: OnceLock<EmptySubtrees>,
 }
@@ -815,6 +817,7 @@ pub(crate) struct TreeBuilder {
     unit_starts: Vec<u32>,
     open: Vec<NodeId>,
     parse_errors: usize,
+    error_bytes: usize,
 }
 
 /// How a node enters the builder.
@@ -842,6 +845,7 @@ impl TreeBuilder {
             unit_starts: Vec::new(),
             open: Vec::new(),
             parse_errors: 0,
+            error_bytes: 0,
         }
     }
 
@@ -862,6 +866,11 @@ impl TreeBuilder {
     /// Counts a parse error (ERROR or MISSING) found while building.
     pub(crate) fn note_parse_error(&mut self) {
         self.parse_errors += 1;
+    }
+
+    /// Counts `bytes` of the input as inside a parse-error region.
+    pub(crate) fn note_error_bytes(&mut self, bytes: usize) {
+        self.error_bytes += bytes;
     }
 
     fn push(&mut self, spec: NodeSpec<'_>, is_token: bool) -> NodeId {
@@ -948,6 +957,7 @@ impl TreeBuilder {
             rank: (!self.rank.is_empty()).then_some(self.rank),
             max_depth: self.max_depth,
             parse_errors: self.parse_errors,
+            error_bytes: self.error_bytes,
             empty: OnceLock::new(),
         };
         let gaps = tree.list_gaps();

@@ -26,7 +26,7 @@ use tree_sitter::Node;
 
 use crate::grammar::{Grammar, KindId, Role};
 use crate::languages::Language;
-use crate::tree::sitter::{PARSE_TIMEOUT, count_errors, parse_ranges};
+use crate::tree::sitter::{PARSE_TIMEOUT, count_errors, error_bytes, parse_ranges};
 use crate::tree::{NodeSpec, Tree, TreeBuilder};
 use crate::units::Units;
 
@@ -238,6 +238,7 @@ impl<'a> Emitter<'a> {
             self.builder.note_parse_error();
             self.errors += 1;
         }
+        self.builder.note_error_bytes(error_bytes(node));
     }
 
     /// Opens the root of the tree, as `root` (of the whole input or of its

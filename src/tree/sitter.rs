@@ -127,6 +127,46 @@ pub(crate) fn count_error_regions(root: Node<'_>) -> usize {
     count_error_nodes(root, false)
 }
 
+/// Bytes of text under the outermost ERROR nodes at or below `root`: how
+/// much of it the grammar could not place. An ERROR node counts its
+/// children's text (not the whitespace between them, nor, for the root of
+/// a parse of some ranges, the text outside them).
+pub(crate) fn error_bytes(root: Node<'_>) -> usize {
+    let extent = |n: Node<'_>| n.end_byte() - n.start_byte();
+    let mut cursor = root.walk();
+    let mut bytes = 0;
+    let mut depth = 0usize;
+    loop {
+        let node = cursor.node();
+        let descend = node.has_error() && cursor.goto_first_child();
+        if node.is_error() && descend {
+            // Its children's text, one level down.
+            loop {
+                bytes += extent(cursor.node());
+                if !cursor.goto_next_sibling() {
+                    break;
+                }
+            }
+            cursor.goto_parent();
+        } else if node.is_error() {
+            bytes += extent(node);
+        } else if descend {
+            depth += 1;
+            continue;
+        }
+        loop {
+            if depth == 0 {
+                return bytes;
+            }
+            if cursor.goto_next_sibling() {
+                break;
+            }
+            cursor.goto_parent();
+            depth -= 1;
+        }
+    }
+}
+
 fn count_error_nodes(root: Node<'_>, count_missing: bool) -> usize {
     if !root.has_error() {
         return 0;

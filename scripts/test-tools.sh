@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Installs what the fixtures' oracles need beyond gcc, g++, python3, node,
+# rustc, javac and bash (which every machine of this project has), when it
+# is missing: the Go toolchain (Debian's golang-go, for fixtures/go-mismatch)
+# and TypeScript's tsc (npm, under /opt/tsc, for fixtures/typescript-store).
+# Needs root for apt-get. Used by the README's test command and by .ci/run.
+set -euo pipefail
+if ! command -v go >/dev/null; then
+  apt-get update -qq && apt-get install -y -qq golang-go >/dev/null
+fi
+if ! command -v tsc >/dev/null && [ ! -x /opt/tsc/node_modules/.bin/tsc ]; then
+  npm install --silent --prefix /opt/tsc typescript@5 >/dev/null
+fi
