@@ -513,6 +513,8 @@ impl Grammar {
     /// Declares that a node of `kind` defines an alias: its child in field
     /// `name` names it, its child in field `target` is what it stands for,
     /// together with its children of the kinds `along` (C's attributes).
+    /// `name` may be a path of fields joined by `/` (Rust's `use a::B;`:
+    /// `argument/name`, the name inside the target).
     pub(crate) fn add_alias(
         &mut self,
         kind: &str,
@@ -520,7 +522,10 @@ impl Grammar {
         target: &str,
         along: &[&str],
     ) -> Result<()> {
-        let k = self.kind_with_fields(kind, &[name, target])?;
+        let mut steps = name.split('/');
+        let first = steps.next().unwrap_or_default();
+        let k = self.kind_with_fields(kind, &[first, target])?;
+        self.check_fields(kind, &steps.collect::<Vec<_>>())?;
         let along = self.named_kinds(along)?;
         self.aliases
             .push((k, name.to_string(), target.to_string(), along));
@@ -726,7 +731,9 @@ impl Grammar {
     /// node filling its `field` (C++'s `namespace n { int a; }` → `int
     /// a;`): all its tokens but those between that node's first and last.
     pub(crate) fn add_unwrap(&mut self, kind: &str, field: &str) -> Result<()> {
-        let k = self.kind_with_fields(kind, &[field])?;
+        // An empty field: the node's own brackets (Rust's `{B}` in `use a::{B};`).
+        let fields: &[&str] = if field.is_empty() { &[] } else { &[field] };
+        let k = self.kind_with_fields(kind, fields)?;
         self.unwraps.insert(k, field.to_string());
         Ok(())
     }

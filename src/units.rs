@@ -186,7 +186,7 @@ impl Units {
                     .map_or(run.end, |(&u, _)| u);
                 if next_rewrite > i {
                     let bytes = &self.source[self.span(i).start..self.span(next_rewrite - 1).end];
-                    self.push_piece(&mut out, bytes, prev_kept.is_some_and(|p| p + 1 != i));
+                    self.push_piece(&mut out, bytes, prev_kept.is_some_and(|p| p + 1 != i), i);
                     prev_kept = Some(next_rewrite - 1);
                     i = next_rewrite;
                 } else {
@@ -195,7 +195,7 @@ impl Units {
                     let token_len = own.len() - trailing_space(own);
                     let mut piece = text.to_vec();
                     piece.extend_from_slice(&own[token_len..]);
-                    self.push_piece(&mut out, &piece, true);
+                    self.push_piece(&mut out, &piece, true, i);
                     prev_kept = Some(i);
                     i += 1;
                 }
@@ -259,7 +259,7 @@ impl Units {
         for i in config.kept.iter() {
             let own = self.text(i);
             let token = self.token_text(config, i);
-            self.push_piece(&mut out, token, prev.is_some_and(|p| p + 1 != i));
+            self.push_piece(&mut out, token, prev.is_some_and(|p| p + 1 != i), i);
             tidy_space(
                 &own[own.len() - trailing_space(own)..],
                 Some(i) == last,
@@ -270,15 +270,33 @@ impl Units {
         out
     }
 
-    fn push_piece(&self, out: &mut Vec<u8>, piece: &[u8], after_gap: bool) {
+    /// Appends `piece`, the text from unit `at` on. After deleted units,
+    /// tokens that would touch are kept apart: by a line break where one
+    /// stood right before `at` (rustc and Go read a missing `;` at a line
+    /// end, not inside a line), else by a space where they would fuse.
+    fn push_piece(&self, out: &mut Vec<u8>, piece: &[u8], after_gap: bool, at: u32) {
         if self.separate_tokens
             && after_gap
             && let (Some(&a), Some(&b)) = (out.last(), piece.first())
-            && would_fuse(a, b)
+            && !a.is_ascii_whitespace()
+            && !b.is_ascii_whitespace()
         {
-            out.push(b' ');
+            if self.line_break_before(at) {
+                out.push(b'\n');
+            } else if would_fuse(a, b) {
+                out.push(b' ');
+            }
         }
         out.extend_from_slice(piece);
+    }
+
+    /// Whether the whitespace right before unit `at` in the source (the
+    /// end of the unit before it) holds a line break.
+    fn line_break_before(&self, at: u32) -> bool {
+        at > 0 && {
+            let before = self.text(at - 1);
+            before[before.len() - trailing_space(before)..].contains(&b'\n')
+        }
     }
 }
 
@@ -492,6 +510,30 @@ mod tests {
     }
 
     #[test]
+    fn a_deletion_keeps_the_line_break_that_stood_before_the_next_kept_token() {
+        let units = Units::flat(
+            b"use a;\nfn f() { let v = g();\n x }".to_vec(),
+            UnitKind::Token,
+        );
+        let without = |gone: &[&str]| {
+            let cut = Configuration::full(units.len())
+                .apply(&Proposal::delete(Delta::from_units(
+                    (0..units.len()).filter(|&u| {
+                        gone.contains(&std::str::from_utf8(units.text(u).trim_ascii()).unwrap())
+                    }),
+                )))
+                .unwrap();
+            String::from_utf8(units.render(&cut)).unwrap()
+        };
+        // A `;` at a line end goes, its line break stays.
+        assert_eq!(without(&[";"]), "use a\nfn f() { let v = g()\nx }");
+        // Within a line, touching tokens are kept apart by a space only
+        // where they would fuse.
+        assert_eq!(without(&["="]), "use a;\nfn f() { let v g();\n x }");
+        assert_eq!(without(&["let", "v", "="]), "use a;\nfn f() { g();\n x }");
+    }
+
+    #[test]
     fn the_tidy_layout_keeps_spacing_and_indentation_but_drops_blank_runs_and_spaces_at_either_end()
     {
         let source = "\n\nint  f(x)   \n\n\n\n  {\n    return x;  \r\n\r\n\r\n}\n\n\n";
@@ -501,16 +543,17 @@ mod tests {
         let tidy = |config: &Configuration| String::from_utf8(units.render(config)).unwrap();
         assert_eq!(tidy(&config), "int  f(x)\n\n  {\n    return x;\r\n\r\n}\n");
         // Deleted tokens take their whitespace with them, as in the
-        // original layout; a rewrite keeps its token's.
+        // original layout, but for a line break that stood right before
+        // the next kept token; a rewrite keeps its token's.
         let gone = |u: &[u8]| u == b"(" || u == b"x" || u == b")" || u == b"return" || u == b";";
         let mut cut = config
             .apply(&Proposal::delete(Delta::from_units(
                 (0..units.len()).filter(|&u| gone(units.text(u).trim_ascii())),
             )))
             .unwrap();
-        assert_eq!(tidy(&cut), "int  f{\n    }\n");
+        assert_eq!(tidy(&cut), "int  f\n{\n    }\n");
         std::sync::Arc::make_mut(&mut cut.rewrites).insert(1, std::sync::Arc::from(&b"g"[..]));
-        assert_eq!(tidy(&cut), "int  g{\n    }\n");
+        assert_eq!(tidy(&cut), "int  g\n{\n    }\n");
         // A last token followed by spaces alone ends the text.
         let head = Configuration::from_units(units.len(), [0, 1, 2, 3]);
         assert_eq!(

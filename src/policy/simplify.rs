@@ -394,7 +394,11 @@ impl Simplify {
     fn unwrap(&self, n: NodeId, field: &str) -> Option<Proposal> {
         let pass = self.pass.as_ref().expect("inside a pass");
         let tree = &self.tree;
-        let body = tree.tokens(self.children_in(n, field).next()?);
+        let body = if field.is_empty() {
+            tree.tokens(n)
+        } else {
+            tree.tokens(self.children_in(n, field).next()?)
+        };
         let all = tree.tokens(n);
         let inside = body.start + 1..body.end.checked_sub(1)?;
         let paired = |unit: u32| tree.grammar.is_paired_token(tree.kind(tree.leaf_of(unit)));
@@ -490,9 +494,13 @@ impl Simplify {
         let grammar = &tree.grammar;
         let (name_field, target_field) = grammar.alias_fields(tree.kind(d))?;
         let present = |n: NodeId| pass.size.get(n) > 0 && pass.live.is_live(n);
-        let child = |field: &str| self.children_in(d, field).next();
-        let name = child(name_field).filter(|&c| pass.size.get(c) == 1)?;
-        let target = child(target_field)?;
+        let name = self
+            .alias_name(d, name_field)
+            .filter(|&c| pass.size.get(c) == 1)?;
+        let target = self.children_in(d, target_field).next()?;
+        // A name inside its target (`use a::B;`) is written out qualified,
+        // wherever the name stands: the syntax check judges the slot.
+        let qualifies = tree.is_within(name, target);
         let first_of = |n: NodeId| pass.next_kept[tree.tokens(n).start as usize];
         let name_text = self.units.token_text(config, first_of(name));
         let along = grammar.alias_along(tree.kind(d));
@@ -513,7 +521,8 @@ impl Simplify {
             }
             // A use whose slot cannot take the target would be left
             // without its definition.
-            if !tree.slot_of_accepts(tree.anchor_of(u, &pass.live), tree.kind(target)) {
+            if !qualifies && !tree.slot_of_accepts(tree.anchor_of(u, &pass.live), tree.kind(target))
+            {
                 return None;
             }
             uses.push(first_of(u));
@@ -530,6 +539,13 @@ impl Simplify {
             rewrites: uses.into_iter().map(|u| (u, Arc::clone(&text))).collect(),
             layout: None,
         })
+    }
+
+    /// The live node naming alias `d`: the first at the end of `path`,
+    /// field names joined by `/`.
+    fn alias_name(&self, d: NodeId, path: &str) -> Option<NodeId> {
+        path.split('/')
+            .try_fold(d, |n, field| self.children_in(n, field).next())
     }
 
     /// The live nodes holding kept tokens at the end of `path` (field
@@ -764,11 +780,12 @@ fn find_aliases(tree: &Tree, units: &Units) -> (HashMap<Vec<u8>, Vec<NodeId>>, V
         let Some((name_field, target_field)) = grammar.alias_fields(tree.kind(n)) else {
             continue;
         };
-        let child = |field: &str| {
+        let child = |n: NodeId, field: &str| {
             tree.children(n)
                 .find(|&c| grammar.field_name(tree.slot(c)) == Some(field))
         };
-        if let (Some(name), Some(target)) = (child(name_field), child(target_field))
+        let name = name_field.split('/').try_fold(n, child);
+        if let (Some(name), Some(target)) = (name, child(n, target_field))
             && tree.tokens(name).len() == 1
         {
             aliases.entry(text(name).to_vec()).or_default().push(target);
@@ -1341,6 +1358,36 @@ int main(void) {
             t.contains("namespace n") && t.contains("int b;")
         });
         assert!(out.text.contains("namespace n"), "{}", out.text);
+    }
+
+    #[test]
+    #[cfg(feature = "rust")]
+    fn a_rust_use_is_written_out_at_its_uses_and_a_use_list_of_one_loses_its_braces() {
+        let rust = Language::named("rust");
+        // The bug needs the path and the type, not the `use` line.
+        let source = "use core::num::NonZeroUsize;\nfn f() -> Option<NonZeroUsize> { None }\n";
+        let out = simplify(rust, source, |t| {
+            t.contains("num::NonZeroUsize") && t.contains("Option<")
+        });
+        let text = collapse(&out.text);
+        assert!(!text.contains("use "), "{}", out.text);
+        assert!(
+            text.contains("Option<core::num::NonZeroUsize>"),
+            "{}",
+            out.text
+        );
+        // Braces around one path go; around two they stay.
+        let list = "use core::sync::atomic::{AtomicUsize};\nuse a::{B, C};\n";
+        let out = simplify(rust, list, |t| {
+            t.contains("atomic::") && t.contains("AtomicUsize") && t.contains("B, C")
+        });
+        let text = collapse(&out.text);
+        assert!(
+            text.contains("use core::sync::atomic::AtomicUsize;"),
+            "{}",
+            out.text
+        );
+        assert!(text.contains("use a::{B, C};"), "{}", out.text);
     }
 
     #[test]
