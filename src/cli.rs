@@ -413,7 +413,7 @@ pub struct Cli {
     #[arg(short, long, value_name = "FILE", help_heading = "Output")]
     pub(crate) output: Option<PathBuf>,
 
-    /// Overwrite the input with the result, after saving it as INPUT.orig (each file's, for several).
+    /// Overwrite the input with the result, after saving it as INPUT.orig (a directory whole as DIR.orig, listed files each as FILE.orig).
     #[arg(long, conflicts_with = "output", help_heading = "Output")]
     pub(crate) in_place: bool,
 

@@ -204,6 +204,10 @@ pub struct Grammar {
     /// Kinds that may give way to what their field holds between its first
     /// and last token (`unwraps`): the field.
     unwraps: HashMap<KindId, String>,
+    /// Directives that include another file (`includes`): the field
+    /// holding the path, and the kind of path that names a file beside
+    /// the includer (C's quoted `"util.h"`, not `<stdio.h>`).
+    includes: HashMap<KindId, (String, KindId)>,
 }
 
 /// How a member access names its member and where members are declared
@@ -741,6 +745,26 @@ impl Grammar {
     /// The field whose inside a node of `kind` may give way to (`unwraps`).
     pub(crate) fn unwrap_field(&self, kind: KindId) -> Option<&str> {
         self.unwraps.get(&kind).map(String::as_str)
+    }
+
+    /// Declares that a node of `kind` includes the file its `field` names
+    /// when that field holds a node of `local` kind (`includes`).
+    pub(crate) fn add_include(&mut self, kind: &str, field: &str, local: &str) -> Result<()> {
+        let k = self.kind_with_fields(kind, &[field])?;
+        let local = self.named_kind(local)?;
+        self.includes.insert(k, (field.to_string(), local));
+        Ok(())
+    }
+
+    /// The path field of an include directive of `kind`, and the kind of
+    /// path that names a file beside the includer (`includes`).
+    pub(crate) fn include(&self, kind: KindId) -> Option<(&str, KindId)> {
+        self.includes.get(&kind).map(|(f, l)| (f.as_str(), *l))
+    }
+
+    /// Whether the language has include directives (`includes`).
+    pub(crate) fn has_includes(&self) -> bool {
+        !self.includes.is_empty()
     }
 
     /// Whether a node of `kind` has a structural rewrite the simplify

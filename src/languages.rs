@@ -518,6 +518,11 @@ mod tests {
                 let (name, list) = grammar.positional_list(kind_id(kind)).unwrap();
                 assert_eq!([name, list], [&fields[0], &fields[1]]);
             }
+            for (kind, parts) in data["includes"].as_object().into_iter().flatten() {
+                let (field, local) = grammar.include(kind_id(kind)).unwrap();
+                assert_eq!(field, parts[0]);
+                assert_eq!(local, kind_id(&text(&parts[1])));
+            }
             for kind in data["implied_tokens"].as_array().into_iter().flatten() {
                 let kind = text(kind);
                 let k = bare.find_kind(&kind, true).or(bare.find_kind(&kind, false));

@@ -11,7 +11,12 @@
 //! be, through [`InMember`]: an oracle and an output that put the file's
 //! candidate back into the archive. The policies never learn that there
 //! are files; the loop does no file I/O. Rounds repeat while the pool
-//! stage still finds something after the files' reductions.
+//! stage still finds something after the files' reductions. Between the
+//! pool stages and the files', a file that one other file includes is
+//! inlined into it where the oracle allows (`includes.rs`), as C-Reduce
+//! does, so that the file stages work on the merged text.
+
+mod includes;
 
 use anyhow::Result;
 
@@ -68,6 +73,9 @@ pub(crate) fn run_set(
                 if !run.pool(stages, set, grain, progress)? {
                     return Ok(run.reduced(set));
                 }
+            }
+            if !run.inline(stages, set, progress)? {
+                return Ok(run.reduced(set));
             }
             if !first_round && run.archive == round_start {
                 return Ok(run.reduced(set));
@@ -171,12 +179,7 @@ impl SetRun {
         label: &str,
         progress: &mut Progress,
     ) -> Result<bool> {
-        let mut carried = self.carried.take().map(Carried::with_fresh_cache);
-        if member.is_none()
-            && let Some(c) = &mut carried
-        {
-            c.swap_cache(std::mem::take(&mut self.pool_cache));
-        }
+        let carried = self.take_carried(member.is_none());
         let phases_before = carried.as_ref().map_or(0, |c| c.phases.len());
         let text = match member {
             Some(m) => &self.archive[m.prefix.len()..self.archive.len() - m.suffix.len()],
@@ -191,13 +194,61 @@ impl SetRun {
             None => reduced.bytes,
         };
         self.reason = reduced.reason;
-        if member.is_none()
-            && let Some(cache) = reduced.reducer.swap_cache(VerdictCache::default())
-        {
+        self.put_carried(reduced.reducer, member.is_none());
+        Ok(self.reason == StopReason::Finished)
+    }
+
+    /// Inlines the set's included files into their includers
+    /// (`includes.rs`), one file at a time while one passes; false when
+    /// the run must stop.
+    fn inline(
+        &mut self,
+        stages: &Stages<'_>,
+        set: &FileSet,
+        progress: &mut Progress,
+    ) -> Result<bool> {
+        loop {
+            let candidates = includes::candidates(&self.archive, set)?;
+            if candidates.is_empty() {
+                return Ok(true);
+            }
+            let plan = pool_plan(&stages.settings.strategy, set, &self.archive, Grain::Files)?;
+            let carried = self.take_carried(true);
+            let judged = stages.first_interesting(
+                &plan,
+                "inline [includes]",
+                candidates,
+                progress,
+                carried,
+            )?;
+            self.put_carried(judged.reducer, true);
+            self.reason = judged.reason;
+            if self.reason != StopReason::Finished {
+                return Ok(false);
+            }
+            match judged.found {
+                Some(archive) => self.archive = archive,
+                None => return Ok(true),
+            }
+        }
+    }
+
+    /// The state of the stages so far, for the next: with the pool
+    /// stages' cache for a `pool` stage, else an empty one.
+    fn take_carried(&mut self, pool: bool) -> Option<Carried> {
+        let mut carried = self.carried.take().map(Carried::with_fresh_cache);
+        if pool && let Some(c) = &mut carried {
+            c.swap_cache(std::mem::take(&mut self.pool_cache));
+        }
+        carried
+    }
+
+    /// Keeps a stage's state, and a `pool` stage's cache for the next.
+    fn put_carried(&mut self, mut carried: Carried, pool: bool) {
+        if pool && let Some(cache) = carried.swap_cache(VerdictCache::default()) {
             self.pool_cache = cache;
         }
-        self.carried = Some(reduced.reducer);
-        Ok(self.reason == StopReason::Finished)
+        self.carried = Some(carried);
     }
 
     /// The result, its units counted as the first stage's were (the

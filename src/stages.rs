@@ -76,6 +76,14 @@ pub(crate) struct Reduced {
     pub(crate) restart: Option<RestartGain>,
 }
 
+/// What [`Stages::first_interesting`] found: the candidate it saved, if
+/// one passed, why it stopped, and the run's state.
+pub(crate) struct Judged {
+    pub(crate) found: Option<Vec<u8>>,
+    pub(crate) reason: StopReason,
+    pub(crate) reducer: Carried,
+}
+
 /// A run's result so far.
 struct Best {
     bytes: Vec<u8>,
@@ -111,32 +119,7 @@ impl<'a> Stages<'a> {
         resumed: Option<Resumed>,
         carried: Option<Carried>,
     ) -> Result<Reduced> {
-        let (known, replaying) = match resumed {
-            Some(r) => (r.verdicts, r.best),
-            None => (Vec::new(), None),
-        };
-        let flaky = Arc::new(AtomicBool::new(false));
-        let mut limits = self.limits.clone();
-        limits.flaky = Some(Arc::clone(&flaky));
-        let mut run = Run {
-            carried,
-            known,
-            keeper: Keeper {
-                destination: self.destination,
-                journal: self.journal,
-                replaying,
-                save_error: None,
-                floor: None,
-                retest: Retest {
-                    every: self.settings.retest_every,
-                    since: 0,
-                    confirmed: source.to_vec(),
-                    flaky,
-                    runs: 0,
-                },
-            },
-            limits,
-        };
+        let mut run = self.new_run(source, resumed, carried);
         let mut best = self.run_from(&self.settings.strategy, plan, source, progress, &mut run)?;
         let mut restart = None;
         if self.settings.restart && best.reason == StopReason::Finished {
@@ -156,6 +139,96 @@ impl<'a> Stages<'a> {
             confirmed: run.keeper.retest.confirmed,
             retests: run.keeper.retest.runs,
             restart,
+        })
+    }
+
+    /// What goes on from stage to stage of a run from `source`.
+    fn new_run(
+        &self,
+        source: &[u8],
+        resumed: Option<Resumed>,
+        carried: Option<Carried>,
+    ) -> Run<'a> {
+        let (known, replaying) = match resumed {
+            Some(r) => (r.verdicts, r.best),
+            None => (Vec::new(), None),
+        };
+        let flaky = Arc::new(AtomicBool::new(false));
+        let mut limits = self.limits.clone();
+        limits.flaky = Some(Arc::clone(&flaky));
+        Run {
+            carried,
+            known,
+            keeper: Keeper {
+                destination: self.destination,
+                journal: self.journal,
+                replaying,
+                save_error: None,
+                floor: None,
+                retest: Retest {
+                    every: self.settings.retest_every,
+                    since: 0,
+                    confirmed: source.to_vec(),
+                    flaky,
+                    runs: 0,
+                },
+            },
+            limits,
+        }
+    }
+
+    /// Judges `candidates` of `plan`'s text in turn, as the loop judges its
+    /// own (the cache, `plan`'s syntax filter, the oracle), in a phase
+    /// named `pass`, and saves the first interesting one: rewrites no
+    /// policy proposes (a set's include inlined). `carried` is what the
+    /// run's earlier stages handed on.
+    pub(crate) fn first_interesting(
+        &self,
+        plan: &Plan,
+        pass: &str,
+        candidates: Vec<Vec<u8>>,
+        progress: &mut Progress,
+        carried: Option<Carried>,
+    ) -> Result<Judged> {
+        let mut run = self.new_run(plan.units().source(), None, carried);
+        let (mut reducer, units) = self.reducer_for(plan, &mut run);
+        let mut phase = PhaseStats::new(pass);
+        let started = std::time::Instant::now();
+        let (mut found, mut reason) = (None, StopReason::Finished);
+        for candidate in candidates {
+            match reducer.judge(&candidate, &mut phase) {
+                Ok(true) => {
+                    found = Some(candidate);
+                    break;
+                }
+                Ok(false) => {}
+                Err(stop) => {
+                    reason = stop;
+                    break;
+                }
+            }
+        }
+        phase.seconds = started.elapsed().as_secs_f64();
+        let mut observer = SaveAndShow {
+            keeper: &mut run.keeper,
+            progress,
+            units,
+            oracle: self.oracle,
+            interrupt: self.limits.interrupt.as_deref(),
+            messages: self.messages,
+        };
+        if let Some(bytes) = &found {
+            observer.on_improved(&Configuration::full(units.len()), bytes);
+        }
+        observer.progress.phase_done(&phase);
+        reducer.phases.push(phase);
+        if let Some(err) = run.keeper.save_error.take() {
+            return Err(err);
+        }
+        Ok(Judged {
+            found,
+            reason,
+            reducer: reducer.into_carried(),
         })
     }
 

@@ -140,29 +140,36 @@ fn tree_or_file(p: &Path) -> BTreeMap<String, Vec<u8>> {
 }
 
 #[test]
-fn a_c_program_in_three_files_keeps_the_header_and_the_use_and_drops_the_unrelated_file() {
+fn a_c_program_in_three_files_inlines_the_header_into_its_one_includer_and_drops_the_unrelated_file()
+ {
     let sb = sandbox_with("multi-c");
     let (result, s) = reduce_set(&sb, &["src"], None, &[]);
     let names: Vec<&str> = result.keys().map(String::as_str).collect();
-    assert_eq!(names, ["main.c", "util.h"], "{result:?}");
-    let header = String::from_utf8_lossy(&result["util.h"]);
-    assert!(
-        header.contains("format"),
-        "the header keeps the format attribute: {header}"
-    );
+    assert_eq!(names, ["main.c"], "util.h is inlined: {result:?}");
     let main = String::from_utf8_lossy(&result["main.c"]);
     assert!(
-        main.contains("log_message"),
-        "main.c keeps the call: {main}"
+        !main.contains("\"util.h\""),
+        "the directive is gone: {main}"
     );
     assert!(
-        result["main.c"].len() < 300 && result["util.h"].len() < 300,
-        "{result:?}"
+        main.contains("format") && main.contains("log_message"),
+        "main.c keeps the header's format attribute and the call: {main}"
     );
-    // Per-file stats: the unrelated file is reported deleted.
+    assert!(result["main.c"].len() < 300, "{result:?}");
+    // Per-file stats: the unrelated file and the header are reported deleted.
     let files = s["files"].as_array().unwrap();
-    let stats_c = files.iter().find(|f| f["path"] == "stats.c").unwrap();
-    assert!(stats_c["bytes_after"].is_null(), "{stats_c}");
+    for gone in ["stats.c", "util.h"] {
+        let file = files.iter().find(|f| f["path"] == gone).unwrap();
+        assert!(file["bytes_after"].is_null(), "{file}");
+    }
+    let inlined = s["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["name"].as_str().unwrap().starts_with("inline"))
+        .map(|p| p["successes"].as_u64().unwrap())
+        .sum::<u64>();
+    assert_eq!(inlined, 1, "one inlining: {s}");
     assert_eq!(s["bytes_after"].as_u64().unwrap() as usize, total(&result));
 }
 
@@ -172,8 +179,8 @@ fn a_list_of_files_is_reduced_together_with_the_first_file_as_the_oracles_argume
     let inputs = ["src/main.c", "src/util.h", "src/stats.c"];
     let (result, _) = reduce_set(&sb, &inputs, Some("main.c"), &[]);
     assert!(
-        result.contains_key("util.h") && !result.contains_key("stats.c"),
-        "{result:?}"
+        result.contains_key("main.c") && result.len() == 1,
+        "the header inlined, the unrelated file gone: {result:?}"
     );
     // Without -o, the result goes to reduced/ in the files' directory.
     let mut args = vec!["--oracle", "check.sh", "-q", "-j", "1"];
@@ -232,20 +239,88 @@ fn a_c_file_and_the_json_configuration_a_python_lint_reads_are_reduced_together(
 }
 
 #[test]
-fn in_place_rewrites_the_files_and_keeps_each_original_as_orig() {
+fn in_place_on_a_directory_swaps_it_whole_and_keeps_the_original_as_dir_orig() {
     let sb = sandbox_with("multi-c");
     let original = tree_of(&sb.path().join("src"));
+    fs::create_dir(sb.path().join("src/empty")).unwrap();
     let out = sb.reduce(&["--oracle", "check.sh", "-q", "-j", "1", "--in-place", "src"]);
     assert_exit(&out, 0);
+    assert_eq!(tree_of(&sb.path().join("src.orig")), original);
+    let now = tree_of(&sb.path().join("src"));
+    assert!(
+        !now.contains_key("stats.c") && now.keys().all(|k| !k.ends_with(".orig")),
+        "the unneeded file is removed, no FILE.orig inside: {now:?}"
+    );
+    assert!(now["main.c"].len() < original["main.c"].len());
+    assert!(
+        sb.path().join("src/empty").is_dir(),
+        "an empty directory stays"
+    );
+    assert!(oracle_accepts_tree(
+        &sb,
+        "check.sh",
+        &sb.path().join("src"),
+        None
+    ));
+    // A second run refuses to overwrite the saved original.
+    let again = sb.reduce(&["--oracle", "check.sh", "-q", "--in-place", "src"]);
+    assert!(!again.status.success());
+    let err = String::from_utf8_lossy(&again.stderr);
+    assert!(err.contains("src.orig already exists"), "{err}");
+}
+
+#[test]
+fn in_place_on_listed_files_keeps_each_original_as_file_orig() {
+    let sb = sandbox_with("multi-c");
+    let original = tree_of(&sb.path().join("src"));
+    let mut args = vec!["--oracle", "check.sh", "-q", "-j", "1", "--in-place"];
+    args.extend(["src/main.c", "src/util.h", "src/stats.c"]);
+    assert_exit(&sb.reduce(&args), 0);
     let now = tree_of(&sb.path().join("src"));
     for (name, bytes) in &original {
         assert_eq!(&now[&format!("{name}.orig")], bytes);
     }
-    assert!(
-        !now.contains_key("stats.c"),
-        "the unneeded file is removed: {now:?}"
+    assert!(!now.contains_key("stats.c"), "{now:?}");
+}
+
+#[test]
+fn a_directory_reduced_in_place_and_killed_mid_way_is_whole_and_interesting() {
+    let sb = sandbox_with("multi-c");
+    let original = tree_of(&sb.path().join("src"));
+    let counter = sb.path().join("calls");
+    let counting = format!(
+        "#!/bin/sh\necho run >> {}\nexec {}/check.sh \"$@\"\n",
+        counter.display(),
+        sb.path().display()
     );
-    assert!(now["main.c"].len() < original["main.c"].len());
+    sb.write("counting.sh", &counting, true);
+    let mut child = sb.spawn_reduce(&[
+        "--oracle",
+        "counting.sh",
+        "-q",
+        "-j",
+        "2",
+        "--in-place",
+        "src",
+    ]);
+    // stats.c goes in the first stage: the directory was swapped since.
+    crate::util::wait_for("a changed directory and more tests", || {
+        !sb.path().join("src/stats.c").exists() && crate::util::lines_in(&counter) >= 40
+    });
+    child.kill().unwrap();
+    child.wait().unwrap();
+    crate::util::assert_no_process_soon(&sb.path().display().to_string());
+    for dir in fs::read_dir(sb.tmp()).unwrap() {
+        fs::remove_dir_all(dir.unwrap().path()).unwrap();
+    }
+    let src = sb.path().join("src");
+    assert!(
+        oracle_accepts_tree(&sb, "check.sh", &src, None),
+        "{:?}",
+        tree_of(&src)
+    );
+    assert!(total(&tree_of(&src)) <= total(&original));
+    assert_eq!(tree_of(&sb.path().join("src.orig")), original);
 }
 
 #[test]

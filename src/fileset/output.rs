@@ -1,15 +1,20 @@
 //! Writing a reduced set of files so that it is never half-written: a
 //! fresh directory built beside the output and swapped in with one atomic
-//! exchange (`renameat2(RENAME_EXCHANGE)`), or, with `--in-place`, each
-//! changed file replaced by a rename after its `.orig` copy was saved.
+//! exchange (`renameat2(RENAME_EXCHANGE)`). `--in-place` on a directory
+//! does the same to the directory itself, after copying it whole to
+//! `DIR.orig`; on listed files (no directory of their own to swap) each
+//! changed file is replaced by a rename after its `FILE.orig` copy was
+//! saved.
 //!
 //! The swap makes each improvement one step: killing `reduce` at any moment
 //! leaves the output directory whole, as of an interesting candidate (at
 //! worst a hidden `.NAME.reduce-new-*` directory beside it, the previous
-//! result, which the next run removes). `--in-place` renames file by file;
-//! an improvement of the default pipeline's file stages changes one file,
-//! so that holds for it too, but one of its pool stage may change several
-//! files, which a kill can leave half-applied (their `.orig` copies stay).
+//! result, which the next run removes). Listed files in place are renamed
+//! file by file: an improvement of the default pipeline's file stages
+//! changes one file, so that holds for it too, but one of its pool stages
+//! may change several files, which a kill can leave half-applied. So does
+//! a directory in place that holds the working directory, which the swap
+//! would move away from under the user's shell.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -27,6 +32,16 @@ pub struct TreeOutput {
     pub in_place: bool,
     /// The output is the default one (`<dir>.reduced`), replaced if it exists.
     pub default: bool,
+    /// In place on a directory: the directory swapped whole after every
+    /// improvement, its original kept as `DIR.orig` (else, in place, each
+    /// file renamed and kept as `FILE.orig`).
+    swap_in_place: bool,
+    /// The input's base directory, whose files give each output file its
+    /// permissions.
+    base: PathBuf,
+    /// The directories under the input directory (in place), made in
+    /// every fresh copy so that an empty one is not lost.
+    subdirs: Vec<String>,
     /// The files of the original, relative to `dir` (in place: to remove
     /// the ones the reduction deleted).
     originals: Vec<String>,
@@ -53,10 +68,18 @@ impl TreeOutput {
             (false, Some(o)) => (o.to_path_buf(), false),
             (false, None) => (default_dir(set), true),
         };
+        let swap_in_place = in_place && set.is_directory && !holds_the_working_directory(&dir);
+        let mut subdirs = Vec::new();
+        if swap_in_place {
+            subdirs_of(&dir, "", &mut subdirs);
+        }
         TreeOutput {
             dir,
             in_place,
             default,
+            swap_in_place,
+            base: set.base.clone(),
+            subdirs,
             originals: set.members.iter().map(|m| m.path.clone()).collect(),
             kept: set.kept.clone(),
         }
@@ -66,8 +89,15 @@ impl TreeOutput {
     /// non-empty directory given with `-o`, a file, an existing `.orig`.
     pub fn check_writable(&self) -> Result<()> {
         if self.in_place {
-            for rel in &self.originals {
-                let backup = backup(&self.dir.join(rel));
+            let backups: Vec<PathBuf> = if self.swap_in_place {
+                vec![backup(&self.dir)]
+            } else {
+                self.originals
+                    .iter()
+                    .map(|rel| backup(&self.dir.join(rel)))
+                    .collect()
+            };
+            for backup in backups {
                 if backup.exists() {
                     bail!(
                         "{} already exists; move it away (it may hold an earlier original) or use -o",
@@ -75,7 +105,11 @@ impl TreeOutput {
                     );
                 }
             }
-            return Ok(());
+            return if self.swap_in_place {
+                self.remove_stale()
+            } else {
+                Ok(())
+            };
         }
         match fs::symlink_metadata(&self.dir) {
             Err(_) => {}
@@ -116,9 +150,17 @@ impl TreeOutput {
         format!(".{name}.reduce-new-")
     }
 
-    /// Saves the originals as `.orig` for `--in-place`; call once before reducing.
+    /// Saves the originals as `.orig` for `--in-place` (a directory whole
+    /// as `DIR.orig`, through a scratch copy renamed); call once before
+    /// reducing.
     pub fn prepare(&self) -> Result<()> {
-        if self.in_place {
+        if self.swap_in_place {
+            let scratch = self.scratch()?;
+            copy_tree(&self.dir, scratch.path())?;
+            let target = backup(&self.dir);
+            fs::rename(scratch.keep(), &target)
+                .with_context(|| format!("cannot save {} as .orig", self.dir.display()))?;
+        } else if self.in_place {
             for rel in &self.originals {
                 let path = self.dir.join(rel);
                 fs::copy(&path, backup(&path))
@@ -131,16 +173,22 @@ impl TreeOutput {
     /// Writes the files of `archive`.
     pub fn save(&self, archive: &[u8]) -> Result<()> {
         let files = decode(archive).context("the result's archive does not decode")?;
-        if self.in_place {
+        if self.in_place && !self.swap_in_place {
             return self.save_in_place(&files);
         }
-        let parent = parent_dir(&self.dir);
-        let scratch = tempfile::Builder::new()
-            .prefix(&self.scratch_prefix())
-            .tempdir_in(parent)
-            .with_context(|| format!("cannot create a directory in {}", parent.display()))?;
+        let scratch = self.scratch()?;
+        for rel in &self.subdirs {
+            make_dir(&scratch.path().join(rel))?;
+        }
         for (rel, content) in &files {
-            write_file(&scratch.path().join(rel), content)?;
+            let path = scratch.path().join(rel);
+            write_file(&path, content)?;
+            if let Ok(meta) = fs::metadata(self.base.join(rel)) {
+                let _ = fs::set_permissions(&path, meta.permissions());
+            }
+        }
+        if let Ok(meta) = fs::metadata(&self.dir) {
+            let _ = fs::set_permissions(scratch.path(), meta.permissions());
         }
         for (rel, from) in &self.kept {
             let to = scratch.path().join(rel);
@@ -157,6 +205,15 @@ impl TreeOutput {
                 .with_context(|| format!("cannot write {}", self.dir.display()))?;
         }
         Ok(())
+    }
+
+    /// A fresh hidden directory beside the output.
+    fn scratch(&self) -> Result<tempfile::TempDir> {
+        let parent = parent_dir(&self.dir);
+        tempfile::Builder::new()
+            .prefix(&self.scratch_prefix())
+            .tempdir_in(parent)
+            .with_context(|| format!("cannot create a directory in {}", parent.display()))
     }
 
     fn save_in_place(&self, files: &[(&str, &[u8])]) -> Result<()> {
@@ -184,8 +241,54 @@ fn backup(path: &Path) -> PathBuf {
 }
 
 fn make_parent(path: &Path) -> Result<()> {
-    let parent = parent_dir(path);
-    fs::create_dir_all(parent).with_context(|| format!("cannot create {}", parent.display()))
+    make_dir(parent_dir(path))
+}
+
+fn make_dir(dir: &Path) -> Result<()> {
+    fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))
+}
+
+/// Whether the working directory is `dir` or under it (a swap would move
+/// it away from under the user's shell).
+fn holds_the_working_directory(dir: &Path) -> bool {
+    match (fs::canonicalize(dir), std::env::current_dir()) {
+        (Ok(dir), Ok(cwd)) => cwd.starts_with(dir),
+        _ => true,
+    }
+}
+
+/// The directories under `dir` (relative to it, `/`-separated, parents
+/// first), as far as they can be read.
+fn subdirs_of(dir: &Path, prefix: &str, found: &mut Vec<String>) {
+    for entry in fs::read_dir(dir).into_iter().flatten().flatten() {
+        if entry.file_type().is_ok_and(|t| t.is_dir()) {
+            let rel = format!("{prefix}{}", entry.file_name().to_string_lossy());
+            found.push(rel.clone());
+            subdirs_of(&entry.path(), &format!("{rel}/"), found);
+        }
+    }
+}
+
+/// Copies the tree `from` (directories and regular files, modes kept) to
+/// the existing directory `to`.
+fn copy_tree(from: &Path, to: &Path) -> Result<()> {
+    let entries =
+        fs::read_dir(from).with_context(|| format!("cannot read directory {}", from.display()))?;
+    for entry in entries {
+        let entry = entry.with_context(|| format!("cannot read directory {}", from.display()))?;
+        let target = to.join(entry.file_name());
+        if entry.file_type()?.is_dir() {
+            make_dir(&target)?;
+            copy_tree(&entry.path(), &target)?;
+        } else {
+            fs::copy(entry.path(), &target)
+                .with_context(|| format!("cannot copy {}", entry.path().display()))?;
+        }
+    }
+    if let Ok(meta) = fs::metadata(from) {
+        let _ = fs::set_permissions(to, meta.permissions());
+    }
+    Ok(())
 }
 
 /// Replaces `path` with `bytes` in one rename, making its directory first.
@@ -239,6 +342,9 @@ mod tests {
             dir: dir.join("out"),
             in_place: false,
             default: true,
+            swap_in_place: false,
+            base: dir.to_path_buf(),
+            subdirs: vec![],
             originals: vec![],
             kept: vec![],
         }

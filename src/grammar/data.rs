@@ -62,6 +62,7 @@ const KEYS: &[&str] = &[
     "member_globals",
     "positional_lists",
     "unwraps",
+    "includes",
     "layout",
 ];
 
@@ -153,7 +154,7 @@ fn apply_token_lists(grammar: &mut Grammar, object: &Object) -> Result<()> {
 
 /// The rules that map a kind to a few texts: `lists_parse_alone`,
 /// `aliases`, `statement_values`, `hoists`, `member_globals`,
-/// `positional_lists`, `unwraps`.
+/// `positional_lists`, `unwraps`, `includes`.
 fn apply_kind_rules(grammar: &mut Grammar, object: &Object) -> Result<()> {
     for (kind, texts) in kinds_to_texts(object, "lists_parse_alone", "[open, element, close]")? {
         let Ok(texts) = <[&str; 3]>::try_from(texts) else {
@@ -191,6 +192,13 @@ fn apply_kind_rules(grammar: &mut Grammar, object: &Object) -> Result<()> {
             bail!("unwraps of `{kind}` must be [field]");
         };
         grammar.add_unwrap(kind, field)?;
+    }
+    let shape = "[path field, local path kind]";
+    for (kind, parts) in kinds_to_texts(object, "includes", shape)? {
+        let [field, local] = parts[..] else {
+            bail!("includes of `{kind}` must be {shape}");
+        };
+        grammar.add_include(kind, field, local)?;
     }
     Ok(())
 }

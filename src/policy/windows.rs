@@ -7,7 +7,8 @@
 //! and which no node holds. This pass proposes every run of `MAX_WIDTH`
 //! down to 2 consecutive kept tokens (C-Reduce's token-window passes do the
 //! same), skipping runs that are a node's or a run of siblings' whole kept
-//! text, which the tree policies have tried already, and runs that would
+//! text, which the tree policies have tried already (but not every element
+//! of a list at once, which they never try), and runs that would
 //! unbalance the brackets (a grammar's `paired_tokens`), which no consumer
 //! takes even where the parser recovers. The syntax filter rejects most
 //! other runs without an oracle test.
@@ -110,7 +111,13 @@ impl TokenWindows {
             return true;
         }
         // Then its next siblings with kept tokens, each deletable and
-        // wholly inside, up to one that ends the run.
+        // wholly inside, up to one that ends the run: unless they are all
+        // the parent's deletable children with kept tokens (every element
+        // of a list), which the tree policies never delete at once (ddmin
+        // takes the empty list to fail).
+        let element = |n: NodeId| {
+            tree.present(n, config) && tree.deletable(n) && !tree.is_separator_child(parent, n)
+        };
         for sibling in tree.later_siblings(node) {
             if !tree.present(sibling, config) {
                 continue;
@@ -119,7 +126,8 @@ impl TokenWindows {
                 return false;
             }
             if tree.tokens(sibling).end > last {
-                return true;
+                let before = tree.children(parent).take_while(|&c| c != node);
+                return tree.later_siblings(sibling).chain(before).any(element);
             }
         }
         false
@@ -238,6 +246,19 @@ mod tests {
         let runs = proposed_runs("f(a, b); g(c);");
         assert!(!runs.iter().any(|r| r == ", b"), "{runs:?}");
         assert!(runs.iter().any(|r| r == "b ) ; g ( c"), "{runs:?}");
+    }
+
+    #[test]
+    fn every_element_of_a_list_at_once_is_proposed() {
+        // The tree policies delete some of a list's elements, never all:
+        // `f(int, char *, ...)` to `f()` is the window's.
+        let runs = proposed_runs("int f(int, char *, ...); g(a, b, c);");
+        for all in ["int , char * , ...", "a , b , c"] {
+            assert!(runs.iter().any(|r| r == all), "{all} not in {runs:?}");
+        }
+        for some in ["int , char *", "b , c"] {
+            assert!(!runs.iter().any(|r| r == some), "{some} proposed");
+        }
     }
 
     #[test]
