@@ -283,10 +283,11 @@ fn in_place_on_listed_files_keeps_each_original_as_file_orig() {
     assert!(!now.contains_key("stats.c"), "{now:?}");
 }
 
-#[test]
-fn a_directory_reduced_in_place_and_killed_mid_way_is_whole_and_interesting() {
-    let sb = sandbox_with("multi-c");
-    let original = tree_of(&sb.path().join("src"));
+/// Runs `reduce -j 2` on multi-c's `src` with `destination` (its output
+/// flags) through an oracle that counts its tests, kills it once
+/// `changed` holds and it ran 40 tests, and checks that no process or
+/// test directory is left.
+fn kill_mid_way(sb: &Sandbox, destination: &[&str], changed: impl Fn() -> bool) {
     let counter = sb.path().join("calls");
     let counting = format!(
         "#!/bin/sh\necho run >> {}\nexec {}/check.sh \"$@\"\n",
@@ -294,18 +295,15 @@ fn a_directory_reduced_in_place_and_killed_mid_way_is_whole_and_interesting() {
         sb.path().display()
     );
     sb.write("counting.sh", &counting, true);
-    let mut child = sb.spawn_reduce(&[
-        "--oracle",
-        "counting.sh",
-        "-q",
-        "-j",
-        "2",
-        "--in-place",
-        "src",
-    ]);
-    // stats.c goes in the first stage: the directory was swapped since.
-    crate::util::wait_for("a changed directory and more tests", || {
-        !sb.path().join("src/stats.c").exists() && crate::util::lines_in(&counter) >= 40
+    let args = [
+        &["--oracle", "counting.sh", "-q", "-j", "2"][..],
+        destination,
+        &["src"],
+    ]
+    .concat();
+    let mut child = sb.spawn_reduce(&args);
+    crate::util::wait_for("a saved improvement and more tests", || {
+        changed() && crate::util::lines_in(&counter) >= 40
     });
     child.kill().unwrap();
     child.wait().unwrap();
@@ -313,6 +311,16 @@ fn a_directory_reduced_in_place_and_killed_mid_way_is_whole_and_interesting() {
     for dir in fs::read_dir(sb.tmp()).unwrap() {
         fs::remove_dir_all(dir.unwrap().path()).unwrap();
     }
+}
+
+#[test]
+fn a_directory_reduced_in_place_and_killed_mid_way_is_whole_and_interesting() {
+    let sb = sandbox_with("multi-c");
+    let original = tree_of(&sb.path().join("src"));
+    // stats.c goes in the first stage: the directory was swapped since.
+    kill_mid_way(&sb, &["--in-place"], || {
+        !sb.path().join("src/stats.c").exists()
+    });
     let src = sb.path().join("src");
     assert!(
         oracle_accepts_tree(&sb, "check.sh", &src, None),
@@ -401,32 +409,7 @@ fn a_launcher_is_handed_the_test_directory_and_gives_the_same_result() {
 #[test]
 fn a_run_killed_mid_way_leaves_a_whole_interesting_output_directory() {
     let sb = sandbox_with("multi-c");
-    let counter = sb.path().join("calls");
-    let counting = format!(
-        "#!/bin/sh\necho run >> {}\nexec {}/check.sh \"$@\"\n",
-        counter.display(),
-        sb.path().display()
-    );
-    sb.write("counting.sh", &counting, true);
-    let mut child = sb.spawn_reduce(&[
-        "--oracle",
-        "counting.sh",
-        "-q",
-        "-j",
-        "2",
-        "-o",
-        "out",
-        "src",
-    ]);
-    crate::util::wait_for("a saved improvement and more tests", || {
-        sb.path().join("out").exists() && crate::util::lines_in(&counter) >= 40
-    });
-    child.kill().unwrap();
-    child.wait().unwrap();
-    crate::util::assert_no_process_soon(&sb.path().display().to_string());
-    for dir in fs::read_dir(sb.tmp()).unwrap() {
-        fs::remove_dir_all(dir.unwrap().path()).unwrap();
-    }
+    kill_mid_way(&sb, &["-o", "out"], || sb.path().join("out").exists());
     let out = sb.path().join("out");
     assert!(
         oracle_accepts_tree(&sb, "check.sh", &out, None),

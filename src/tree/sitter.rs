@@ -133,59 +133,48 @@ pub(crate) fn count_error_regions(root: Node<'_>) -> usize {
 /// a parse of some ranges, the text outside them).
 pub(crate) fn error_bytes(root: Node<'_>) -> usize {
     let extent = |n: Node<'_>| n.end_byte() - n.start_byte();
-    let mut cursor = root.walk();
     let mut bytes = 0;
-    let mut depth = 0usize;
-    loop {
-        let node = cursor.node();
-        let descend = node.has_error() && cursor.goto_first_child();
-        if node.is_error() && descend {
-            // Its children's text, one level down.
-            loop {
-                bytes += extent(cursor.node());
-                if !cursor.goto_next_sibling() {
-                    break;
-                }
-            }
-            cursor.goto_parent();
-        } else if node.is_error() {
-            bytes += extent(node);
-        } else if descend {
-            depth += 1;
-            continue;
+    walk_errors(root, |node| {
+        if !node.is_error() {
+            return true;
         }
-        loop {
-            if depth == 0 {
-                return bytes;
-            }
-            if cursor.goto_next_sibling() {
-                break;
-            }
-            cursor.goto_parent();
-            depth -= 1;
-        }
-    }
+        let children: usize = node.children(&mut node.walk()).map(extent).sum();
+        bytes += if node.child_count() == 0 {
+            extent(node)
+        } else {
+            children
+        };
+        false
+    });
+    bytes
 }
 
 fn count_error_nodes(root: Node<'_>, count_missing: bool) -> usize {
+    let mut count = 0;
+    walk_errors(root, |node| {
+        count += usize::from(node.is_error() || (count_missing && node.is_missing()));
+        true
+    });
+    count
+}
+
+/// Visits `root` and, in preorder, the children of every visited node
+/// that has an error below it, unless `visit` said not to go below it.
+fn walk_errors(root: Node<'_>, mut visit: impl FnMut(Node<'_>) -> bool) {
     if !root.has_error() {
-        return 0;
+        return;
     }
     let mut cursor = root.walk();
-    let mut count = 0;
     let mut depth = 0usize;
     loop {
         let node = cursor.node();
-        if node.is_error() || (count_missing && node.is_missing()) {
-            count += 1;
-        }
-        if node.has_error() && cursor.goto_first_child() {
+        if visit(node) && node.has_error() && cursor.goto_first_child() {
             depth += 1;
             continue;
         }
         loop {
             if depth == 0 {
-                return count;
+                return;
             }
             if cursor.goto_next_sibling() {
                 break;
