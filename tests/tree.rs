@@ -178,8 +178,19 @@ fn json_arrays_and_objects_lose_elements_without_stray_commas() {
         true,
     );
     let original = sb.read("in.json");
+    // A fixed timeout: the default (10x the original's run) can cut
+    // python3's start short on a loaded machine.
     let out = sb.reduce(&[
-        "--algo", "hdd", "--oracle", "check.sh", "in.json", "-o", "out.json", "-q",
+        "--algo",
+        "hdd",
+        "--timeout",
+        "60",
+        "--oracle",
+        "check.sh",
+        "in.json",
+        "-o",
+        "out.json",
+        "-q",
     ]);
     assert_exit(&out, 0);
     let text: String = String::from_utf8(sb.read("out.json"))
@@ -193,7 +204,7 @@ fn json_arrays_and_objects_lose_elements_without_stray_commas() {
         "in.json",
         &original,
         "out.json",
-        &["--algo", "hdd"],
+        &["--algo", "hdd", "--timeout", "60"],
     );
 }
 
