@@ -191,7 +191,7 @@ impl<'a> Stages<'a> {
         carried: Option<Carried>,
     ) -> Result<Judged> {
         let mut run = self.new_run(plan.units().source(), None, carried);
-        let (mut reducer, units) = self.reducer_for(plan, &mut run);
+        let (mut reducer, _) = self.reducer_for(plan, &mut run);
         let mut phase = PhaseStats::new(pass);
         let started = std::time::Instant::now();
         let (mut found, mut reason) = (None, StopReason::Finished);
@@ -209,18 +209,10 @@ impl<'a> Stages<'a> {
             }
         }
         phase.seconds = started.elapsed().as_secs_f64();
-        let mut observer = SaveAndShow {
-            keeper: &mut run.keeper,
-            progress,
-            units,
-            oracle: self.oracle,
-            interrupt: self.limits.interrupt.as_deref(),
-            messages: self.messages,
-        };
         if let Some(bytes) = &found {
-            observer.on_improved(&Configuration::full(units.len()), bytes);
+            self.keep_outside(plan, bytes, progress, &mut run);
         }
-        observer.progress.phase_done(&phase);
+        progress.phase_done(&phase);
         reducer.phases.push(phase);
         if let Some(err) = run.keeper.save_error.take() {
             return Err(err);

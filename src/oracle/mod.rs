@@ -273,18 +273,25 @@ impl ScriptOracle {
         let candidate = dir.join(&self.file_name);
         fs::write(&candidate, bytes)
             .with_context(|| format!("cannot write the candidate {}", candidate.display()))?;
+        let tmp = self.copy_extras_and_make_tmp(dir, dir)?;
+        let mut command = self.command(&candidate);
+        command.current_dir(dir).env("TMPDIR", &tmp);
+        self.spawn_and_wait(command, cancel)
+    }
+
+    /// Copies the `--copy` files into `into` and makes the test's TMPDIR
+    /// in `dir`; returns the TMPDIR.
+    fn copy_extras_and_make_tmp(&self, into: &Path, dir: &Path) -> Result<PathBuf> {
         for extra in &self.extra_files {
             let name = extra
                 .file_name()
                 .context("a --copy path has no file name")?;
-            fs::copy(extra, dir.join(name))
+            fs::copy(extra, into.join(name))
                 .with_context(|| format!("cannot copy {} beside the candidate", extra.display()))?;
         }
         let tmp = dir.join(".tmp");
         fs::create_dir(&tmp).context("cannot create the test's TMPDIR")?;
-        let mut command = self.command(&candidate);
-        command.current_dir(dir).env("TMPDIR", &tmp);
-        self.spawn_and_wait(command, cancel)
+        Ok(tmp)
     }
 
     /// Runs the script on the files of the archive `bytes`, written under
@@ -303,31 +310,15 @@ impl ScriptOracle {
         let root = dir.join(&tree.root);
         fs::create_dir(&root).context("cannot create the test's file tree")?;
         for (rel, content) in files {
-            let path = root.join(rel);
-            if let Some(parent) = path.parent() {
-                fs::create_dir_all(parent)
-                    .with_context(|| format!("cannot create {}", parent.display()))?;
-            }
+            let path = with_parent(root.join(rel))?;
             fs::write(&path, content)
                 .with_context(|| format!("cannot write the candidate {}", path.display()))?;
         }
         for (rel, from) in &tree.kept {
-            let path = root.join(rel);
-            if let Some(parent) = path.parent() {
-                fs::create_dir_all(parent)
-                    .with_context(|| format!("cannot create {}", parent.display()))?;
-            }
+            let path = with_parent(root.join(rel))?;
             fs::copy(from, &path).with_context(|| format!("cannot copy {}", from.display()))?;
         }
-        for extra in &self.extra_files {
-            let name = extra
-                .file_name()
-                .context("a --copy path has no file name")?;
-            fs::copy(extra, root.join(name))
-                .with_context(|| format!("cannot copy {} into the tree", extra.display()))?;
-        }
-        let tmp = dir.join(".tmp");
-        fs::create_dir(&tmp).context("cannot create the test's TMPDIR")?;
+        let tmp = self.copy_extras_and_make_tmp(&root, dir)?;
         let arg = match &tree.first_arg {
             FirstArg::Directory => root.clone(),
             FirstArg::File(rel) => root.join(rel),
@@ -510,4 +501,13 @@ impl Oracle for ScriptOracle {
 pub(crate) fn default_timeout(original_run: Duration, launched: bool) -> Duration {
     let floor = Duration::from_secs(if launched { 60 } else { 1 });
     (original_run * 10).clamp(floor, Duration::from_secs(300).max(floor))
+}
+
+/// `path`, once the directory it goes in exists.
+fn with_parent(path: PathBuf) -> Result<PathBuf> {
+    if let Some(parent) = path.parent() {
+        fs::create_dir_all(parent)
+            .with_context(|| format!("cannot create {}", parent.display()))?;
+    }
+    Ok(path)
 }
