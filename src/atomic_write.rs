@@ -1,10 +1,11 @@
 //! Writing a file in one rename, so that a reader (or a run killed at any
 //! moment) sees the old content or the new one, never a part: the output
-//! of one file, each file of a set's output, the stats, the history.
+//! of one file, each file of a set's output, the stats, the history; and
+//! where `--in-place` keeps an original.
 
 use std::fs;
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 
@@ -24,6 +25,13 @@ pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
     tmp.persist(path)
         .with_context(|| format!("cannot replace {}", path.display()))?;
     Ok(())
+}
+
+/// The `.orig` backup path of `path` (`--in-place` keeps the original there).
+pub(crate) fn backup_path(path: &Path) -> PathBuf {
+    let mut name = path.file_name().unwrap_or_default().to_os_string();
+    name.push(".orig");
+    path.with_file_name(name)
 }
 
 /// The directory `path` is in (`.` for a bare file name).

@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 
-use crate::atomic_write::parent_dir;
 pub(crate) use crate::atomic_write::write_atomically;
+use crate::atomic_write::{backup_path, parent_dir};
 use crate::fileset::output::TreeOutput;
 
 /// Where the reduced result is written.
@@ -50,13 +50,6 @@ pub(crate) fn default_output(input: &Path) -> PathBuf {
         Some(ext) => format!("{stem}.reduced.{}", ext.to_string_lossy()),
         None => format!("{stem}.reduced"),
     };
-    input.with_file_name(name)
-}
-
-/// The `.orig` backup path of an input.
-pub(crate) fn backup_path(input: &Path) -> PathBuf {
-    let mut name = input.file_name().unwrap_or_default().to_os_string();
-    name.push(".orig");
     input.with_file_name(name)
 }
 

@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 
-use crate::atomic_write::{parent_dir, write_atomically};
+use crate::atomic_write::{backup_path, parent_dir, write_atomically};
 use crate::fileset::{FileSet, decode};
 
 /// Where a reduced set of files goes.
@@ -90,11 +90,11 @@ impl TreeOutput {
     pub fn check_writable(&self) -> Result<()> {
         if self.in_place {
             let backups: Vec<PathBuf> = if self.swap_in_place {
-                vec![backup(&self.dir)]
+                vec![backup_path(&self.dir)]
             } else {
                 self.originals
                     .iter()
-                    .map(|rel| backup(&self.dir.join(rel)))
+                    .map(|rel| backup_path(&self.dir.join(rel)))
                     .collect()
             };
             for backup in backups {
@@ -157,13 +157,13 @@ impl TreeOutput {
         if self.swap_in_place {
             let scratch = self.scratch()?;
             copy_tree(&self.dir, scratch.path())?;
-            let target = backup(&self.dir);
+            let target = backup_path(&self.dir);
             fs::rename(scratch.keep(), &target)
                 .with_context(|| format!("cannot save {} as .orig", self.dir.display()))?;
         } else if self.in_place {
             for rel in &self.originals {
                 let path = self.dir.join(rel);
-                fs::copy(&path, backup(&path))
+                fs::copy(&path, backup_path(&path))
                     .with_context(|| format!("cannot save {} as .orig", path.display()))?;
             }
         }
@@ -231,13 +231,6 @@ impl TreeOutput {
         }
         Ok(())
     }
-}
-
-/// The `.orig` copy of `path`.
-fn backup(path: &Path) -> PathBuf {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(".orig");
-    path.with_file_name(name)
 }
 
 fn make_parent(path: &Path) -> Result<()> {
