@@ -34,6 +34,12 @@ pub(crate) fn backup_path(path: &Path) -> PathBuf {
     path.with_file_name(name)
 }
 
+/// Makes the directory `path` goes in, and its parents.
+pub(crate) fn make_parent(path: &Path) -> Result<()> {
+    let dir = parent_dir(path);
+    fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))
+}
+
 /// The directory `path` is in (`.` for a bare file name).
 pub(crate) fn parent_dir(path: &Path) -> &Path {
     match path.parent() {

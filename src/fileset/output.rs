@@ -21,7 +21,7 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result, bail};
 
-use crate::atomic_write::{backup_path, parent_dir, write_atomically};
+use crate::atomic_write::{backup_path, make_parent, parent_dir, write_atomically};
 use crate::fileset::{FileSet, decode};
 
 /// Where a reduced set of files goes.
@@ -231,10 +231,6 @@ impl TreeOutput {
         }
         Ok(())
     }
-}
-
-fn make_parent(path: &Path) -> Result<()> {
-    make_dir(parent_dir(path))
 }
 
 fn make_dir(dir: &Path) -> Result<()> {

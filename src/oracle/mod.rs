@@ -38,6 +38,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 
+use crate::atomic_write::make_parent;
 use crate::fileset::{FirstArg, TreeLayout, decode};
 use crate::interfaces::{Candidate, Fault, Messages, Oracle, TestOutcome, Verdict, Watch};
 use crate::progress::Printer;
@@ -310,12 +311,14 @@ impl ScriptOracle {
         let root = dir.join(&tree.root);
         fs::create_dir(&root).context("cannot create the test's file tree")?;
         for (rel, content) in files {
-            let path = with_parent(root.join(rel))?;
+            let path = root.join(rel);
+            make_parent(&path)?;
             fs::write(&path, content)
                 .with_context(|| format!("cannot write the candidate {}", path.display()))?;
         }
         for (rel, from) in &tree.kept {
-            let path = with_parent(root.join(rel))?;
+            let path = root.join(rel);
+            make_parent(&path)?;
             fs::copy(from, &path).with_context(|| format!("cannot copy {}", from.display()))?;
         }
         let tmp = self.copy_extras_and_make_tmp(&root, dir)?;
@@ -501,13 +504,4 @@ impl Oracle for ScriptOracle {
 pub(crate) fn default_timeout(original_run: Duration, launched: bool) -> Duration {
     let floor = Duration::from_secs(if launched { 60 } else { 1 });
     (original_run * 10).clamp(floor, Duration::from_secs(300).max(floor))
-}
-
-/// `path`, once the directory it goes in exists.
-fn with_parent(path: PathBuf) -> Result<PathBuf> {
-    if let Some(parent) = path.parent() {
-        fs::create_dir_all(parent)
-            .with_context(|| format!("cannot create {}", parent.display()))?;
-    }
-    Ok(path)
 }
