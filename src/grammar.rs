@@ -201,6 +201,9 @@ pub struct Grammar {
     /// go by position (`positional_lists`): the name field and the list
     /// field.
     positional_lists: HashMap<KindId, (String, String)>,
+    /// Parameters that may become a top-level variable
+    /// (`parameter_globals`).
+    parameter_globals: HashMap<KindId, ParameterGlobal>,
     /// Kinds that may give way to what their field holds between its first
     /// and last token (`unwraps`): the field.
     unwraps: HashMap<KindId, String>,
@@ -220,6 +223,23 @@ pub(crate) struct MemberGlobal {
     pub declaration: KindId,
     /// Its field holding each declarator.
     pub declarator_field: String,
+}
+
+/// How a parameter names what it declares and how a top-level variable
+/// is declared (`parameter_globals` in grammars/*.json).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ParameterGlobal {
+    /// The parameter's field holding its declarator (the name and what
+    /// goes around it, `*b`).
+    pub declarator_field: String,
+    /// The kind of top-level node that declares variables.
+    pub declaration: KindId,
+    /// Its field holding each declarator.
+    pub declaration_declarator: String,
+    /// What goes between two declarators of one declaration.
+    pub separator: String,
+    /// What ends a declaration.
+    pub terminator: String,
 }
 
 /// A text a node may be replaced by (`grammars/*.json`, key `replacements`).
@@ -731,6 +751,41 @@ impl Grammar {
             .map(|(name, list)| (name.as_str(), list.as_str()))
     }
 
+    /// Declares that a parameter of `kind` may become a top-level variable
+    /// (see [`ParameterGlobal`]).
+    pub(crate) fn add_parameter_global(&mut self, kind: &str, rule: [&str; 5]) -> Result<()> {
+        let [
+            declarator,
+            declaration,
+            declaration_declarator,
+            separator,
+            terminator,
+        ] = rule;
+        let k = self.kind_with_fields(kind, &[declarator])?;
+        let declaration_kind = self.kind_with_fields(declaration, &[declaration_declarator])?;
+        self.parameter_globals.insert(
+            k,
+            ParameterGlobal {
+                declarator_field: declarator.to_string(),
+                declaration: declaration_kind,
+                declaration_declarator: declaration_declarator.to_string(),
+                separator: separator.to_string(),
+                terminator: terminator.to_string(),
+            },
+        );
+        Ok(())
+    }
+
+    /// How a parameter of `kind` may become a top-level variable, if it may.
+    pub(crate) fn parameter_global(&self, kind: KindId) -> Option<&ParameterGlobal> {
+        self.parameter_globals.get(&kind)
+    }
+
+    /// The kinds of top-level declarations parameters may join.
+    pub(crate) fn global_declarations(&self) -> impl Iterator<Item = KindId> + '_ {
+        self.parameter_globals.values().map(|r| r.declaration)
+    }
+
     /// Declares that a node of `kind` may give way to the inside of the
     /// node filling its `field` (C++'s `namespace n { int a; }` → `int
     /// a;`): all its tokens but those between that node's first and last.
@@ -770,13 +825,15 @@ impl Grammar {
     /// Whether a node of `kind` has a structural rewrite the simplify
     /// pass proposes (a statement value, a member global, an alias
     /// written out everywhere, a position dropped from every list of a
-    /// name or an unwrap; hoists have a phase of their own).
+    /// name, a parameter made a global or an unwrap; hoists have a phase
+    /// of their own).
     pub(crate) fn has_structural_rewrite(&self, kind: KindId) -> bool {
         self.unwraps.contains_key(&kind)
             || self.statement_values.contains_key(&kind)
             || self.member_globals.contains_key(&kind)
             || self.alias_fields(kind).is_some()
             || self.positional_lists.contains_key(&kind)
+            || self.parameter_globals.contains_key(&kind)
     }
 
     /// The field name of `slot`, if it is a field.

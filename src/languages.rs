@@ -518,6 +518,11 @@ mod tests {
                 let (name, list) = grammar.positional_list(kind_id(kind)).unwrap();
                 assert_eq!([name, list], [&fields[0], &fields[1]]);
             }
+            for (kind, parts) in data["parameter_globals"].as_object().into_iter().flatten() {
+                let rule = grammar.parameter_global(kind_id(kind)).unwrap();
+                assert_eq!(rule.declaration, kind_id(&text(&parts[1])));
+                assert_eq!(rule.separator, parts[3]);
+            }
             for (kind, parts) in data["includes"].as_object().into_iter().flatten() {
                 let (field, local) = grammar.include(kind_id(kind)).unwrap();
                 assert_eq!(field, parts[0]);

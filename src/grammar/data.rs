@@ -61,6 +61,7 @@ const KEYS: &[&str] = &[
     "hoists",
     "member_globals",
     "positional_lists",
+    "parameter_globals",
     "unwraps",
     "includes",
     "layout",
@@ -154,7 +155,7 @@ fn apply_token_lists(grammar: &mut Grammar, object: &Object) -> Result<()> {
 
 /// The rules that map a kind to a few texts: `lists_parse_alone`,
 /// `aliases`, `statement_values`, `hoists`, `member_globals`,
-/// `positional_lists`, `unwraps`, `includes`.
+/// `positional_lists`, `parameter_globals`, `unwraps`, `includes`.
 fn apply_kind_rules(grammar: &mut Grammar, object: &Object) -> Result<()> {
     for (kind, texts) in kinds_to_texts(object, "lists_parse_alone", "[open, element, close]")? {
         let Ok(texts) = <[&str; 3]>::try_from(texts) else {
@@ -186,6 +187,13 @@ fn apply_kind_rules(grammar: &mut Grammar, object: &Object) -> Result<()> {
             bail!("positional_lists of `{kind}` must be {shape}");
         };
         grammar.add_positional_list(kind, name, list)?;
+    }
+    let shape = "[declarator field, declaration kind, its declarator field, separator, terminator]";
+    for (kind, parts) in kinds_to_texts(object, "parameter_globals", shape)? {
+        let Ok(rule) = <[&str; 5]>::try_from(parts) else {
+            bail!("parameter_globals of `{kind}` must be {shape}");
+        };
+        grammar.add_parameter_global(kind, rule)?;
     }
     for (kind, fields) in kinds_to_texts(object, "unwraps", "[field]")? {
         let [field] = fields[..] else {

@@ -32,7 +32,8 @@
 //! (`statement_values`), a member access chain a new top-level variable
 //! declared as the member is (`member_globals`), an alias definition is
 //! written out at every use and deleted (`aliases`), a parameter is
-//! deleted with its argument at every call (`positional_lists`), a wrapper
+//! deleted with its argument at every call (`positional_lists`) or made a
+//! top-level variable (`parameter_globals`), a wrapper
 //! gives way to what its braces hold (`unwraps`); `Simplify::hoists`
 //! builds auto's closing pass that moves declarations to the top level.
 //!
@@ -161,6 +162,9 @@ pub(crate) struct Simplify {
     /// The nodes with a positional list (`positional_lists`), by the text
     /// of their one-token name, in preorder.
     positional: Arc<HashMap<Vec<u8>, Vec<NodeId>>>,
+    /// The top-level nodes that may declare a parameter made a global
+    /// (`parameter_globals`), in order.
+    declarations: Arc<Vec<NodeId>>,
     /// Whether this is the closing hoist pass (see [`Simplify::hoists`]),
     /// which proposes nothing else.
     hoisting: bool,
@@ -174,6 +178,7 @@ impl Simplify {
         let (aliases, alias_uses) = find_aliases(&tree, &units);
         let members = find_members(&tree, &units);
         let positional = find_positional(&tree, &units);
+        let declarations = find_declarations(&tree);
         Simplify {
             tree,
             units,
@@ -186,6 +191,7 @@ impl Simplify {
             alias_uses: Arc::new(alias_uses),
             members: Arc::new(members),
             positional: Arc::new(positional),
+            declarations: Arc::new(declarations),
             hoisting: false,
         }
     }
@@ -358,10 +364,12 @@ impl Simplify {
     /// [`crate::grammar::Grammar::has_structural_rewrite`]), in this order:
     /// the statement of its value, the top-level variables that may stand
     /// for it as a member access, its alias written out at every use, each
-    /// position of its positional lists dropped. Each deletes at least two
-    /// kept tokens and otherwise only rewrites kept tokens, so the measure
-    /// in the module comment falls; a new variable or a written-out alias
-    /// is only proposed when the text's tokens fall too.
+    /// position of its positional lists dropped, the top-level variables
+    /// it may become as a parameter, the inside it may give way to. Each
+    /// deletes at least two kept tokens and otherwise only rewrites kept
+    /// tokens, so the measure in the module comment falls; a new variable,
+    /// a joined declarator or a written-out alias is only proposed when
+    /// the text's tokens fall too.
     fn structural(&self, n: NodeId, config: &Configuration) -> Vec<Proposal> {
         let tree = &self.tree;
         let grammar = &tree.grammar;
@@ -379,6 +387,9 @@ impl Simplify {
         }
         if grammar.positional_list(tree.kind(n)).is_some() {
             out.extend(self.drop_positions(n, config));
+        }
+        if grammar.parameter_global(tree.kind(n)).is_some() {
+            out.extend(self.parameter_globals(n, config));
         }
         if let Some(field) = grammar.unwrap_field(tree.kind(n)) {
             out.extend(self.unwrap(n, field));
@@ -428,33 +439,57 @@ impl Simplify {
     /// has the same number of elements (else positions do not match up:
     /// a variadic function, a K&R call).
     fn drop_positions(&self, n: NodeId, config: &Configuration) -> Vec<Proposal> {
-        let pass = self.pass.as_ref().expect("inside a pass");
-        let tree = &self.tree;
-        let present = |m: NodeId| pass.size.get(m) > 0 && pass.live.is_live(m);
-        let name_unit = |m: NodeId| {
-            let (name_field, _) = tree.grammar.positional_list(tree.kind(m))?;
-            let name = self.children_in(m, name_field).next()?;
-            (pass.size.get(name) == 1).then(|| pass.next_kept[tree.tokens(name).start as usize])
-        };
-        let Some(unit) = name_unit(n) else {
+        let Some(name) = self.list_name(n, config) else {
             return Vec::new();
         };
-        let name = self.units.token_text(config, unit);
         let Some(group) = self.positional.get(name.trim_ascii()) else {
             return Vec::new();
         };
-        let same_name = |m: NodeId| {
-            present(m) && name_unit(m).is_some_and(|u| self.units.token_text(config, u) == name)
-        };
         // Only the first live namesake proposes (found without walking the
         // whole group: a function may be called thousands of times).
-        if group.iter().copied().find(|&m| same_name(m)) != Some(n) {
+        if group.iter().copied().find(|&m| self.named(m, name, config)) != Some(n) {
             return Vec::new();
         }
-        let namesakes: Vec<NodeId> = group.iter().copied().filter(|&m| same_name(m)).collect();
-        if namesakes.len() < 2 {
+        let Some(lists) = self.namesake_lists(n, config).filter(|l| l.len() >= 2) else {
             return Vec::new();
-        }
+        };
+        (0..lists[0].1.len())
+            .map(|i| {
+                let nodes: Vec<NodeId> = lists.iter().map(|(_, l)| l[i]).collect();
+                Proposal::delete(self.tree.deletion_delta(&nodes, config))
+            })
+            .collect()
+    }
+
+    /// The text of the one-token name of positional-list node `m`, if it
+    /// is live and has one.
+    fn list_name<'c>(&'c self, m: NodeId, config: &'c Configuration) -> Option<&'c [u8]> {
+        let pass = self.pass.as_ref().expect("inside a pass");
+        let tree = &self.tree;
+        let (name_field, _) = tree.grammar.positional_list(tree.kind(m))?;
+        let name = self.children_in(m, name_field).next()?;
+        let unit = pass.next_kept[tree.tokens(name).start as usize];
+        (pass.size.get(name) == 1).then(|| self.units.token_text(config, unit))
+    }
+
+    /// Whether positional-list node `m` is live and named `name`.
+    fn named(&self, m: NodeId, name: &[u8], config: &Configuration) -> bool {
+        let pass = self.pass.as_ref().expect("inside a pass");
+        pass.size.get(m) > 0 && pass.live.is_live(m) && self.list_name(m, config) == Some(name)
+    }
+
+    /// The live nodes naming what positional-list node `n` names (`n`
+    /// among them), in preorder, each with its list's live elements; none
+    /// unless every list has as many.
+    fn namesake_lists(
+        &self,
+        n: NodeId,
+        config: &Configuration,
+    ) -> Option<Vec<(NodeId, Vec<NodeId>)>> {
+        let pass = self.pass.as_ref().expect("inside a pass");
+        let tree = &self.tree;
+        let name = self.list_name(n, config)?;
+        let group = self.positional.get(name.trim_ascii())?;
         let elements_of = |m: NodeId| -> Vec<NodeId> {
             let (_, list_field) = tree.grammar.positional_list(tree.kind(m)).expect("listed");
             let Some(list) = self.children_in(m, list_field).next() else {
@@ -462,24 +497,158 @@ impl Simplify {
             };
             tree.children(list)
                 .filter(|&c| {
-                    present(c)
+                    pass.size.get(c) > 0
+                        && pass.live.is_live(c)
                         && tree.deletable(c)
                         && tree.role(c) != Role::Extra
                         && !tree.is_separator_child(list, c)
                 })
                 .collect()
         };
-        let lists: Vec<Vec<NodeId>> = namesakes.iter().map(|&m| elements_of(m)).collect();
-        let count = lists[0].len();
-        if lists.iter().any(|l| l.len() != count) {
+        let lists: Vec<(NodeId, Vec<NodeId>)> = group
+            .iter()
+            .copied()
+            .filter(|&m| self.named(m, name, config))
+            .map(|m| (m, elements_of(m)))
+            .collect();
+        let count = lists.first()?.1.len();
+        lists.iter().all(|(_, l)| l.len() == count).then_some(lists)
+    }
+
+    /// Parameter `n` made a top-level variable, as C-Reduce's
+    /// param-to-global does (`parameter_globals`): deleted, with the
+    /// element at its position in every list naming its function (calls,
+    /// prototypes; as [`Simplify::drop_positions`] deletes them), and its
+    /// declarator joined to one of the two nearest top-level declarations
+    /// before the function whose type reads as the parameter's (`struct
+    /// s {...} f();` takes `struct s *b` as `struct s {...} f(), *b;`),
+    /// or else declared anew before the function. Only where the
+    /// function's own item names the parameter after it (a prototype's
+    /// parameter names nothing) and fewer tokens are left.
+    fn parameter_globals(&self, n: NodeId, config: &Configuration) -> Vec<Proposal> {
+        let pass = self.pass.as_ref().expect("inside a pass");
+        let tree = &self.tree;
+        let Some(rule) = tree.grammar.parameter_global(tree.kind(n)) else {
+            return Vec::new();
+        };
+        let Some(declarator) = self.children_in(n, &rule.declarator_field).next() else {
+            return Vec::new();
+        };
+        let Some(owner) = tree.parent(n).and_then(|list| tree.parent(list)) else {
+            return Vec::new();
+        };
+        let Some(lists) = self.namesake_lists(owner, config) else {
+            return Vec::new();
+        };
+        let (_, own) = lists.iter().find(|(m, _)| *m == owner).expect("a namesake");
+        let Some(i) = own.iter().position(|&c| c == n) else {
+            return Vec::new();
+        };
+        let (item, first) = self.top_level_item(owner);
+        if !self.names_after(declarator, item, config) {
             return Vec::new();
         }
-        (0..count)
-            .map(|i| {
-                let nodes: Vec<NodeId> = lists.iter().map(|l| l[i]).collect();
-                Proposal::delete(tree.deletion_delta(&nodes, config))
+        let nodes: Vec<NodeId> = lists.iter().map(|(_, l)| l[i]).collect();
+        let delta = tree.deletion_delta(&nodes, config);
+        let removed: usize = delta
+            .ranges()
+            .iter()
+            .map(|r| config.kept.count_in(r.clone()) as usize)
+            .sum();
+        let declared = self
+            .units
+            .join_kept(config, pass.kept_in(tree.tokens(declarator)));
+        let added = pass.size.get(declarator) as usize + 1;
+        let mut out: Vec<Proposal> = self
+            .joinable_declarations(n, declarator, item, config)
+            .into_iter()
+            .filter(|_| removed > added)
+            .map(|(u, text)| {
+                let mut text = text.to_vec();
+                text.extend_from_slice(rule.separator.as_bytes());
+                text.push(b' ');
+                text.extend_from_slice(&declared);
+                Proposal {
+                    delta: delta.clone(),
+                    rewrites: vec![(u, Arc::from(text))],
+                    layout: None,
+                }
             })
-            .collect()
+            .collect();
+        if removed > pass.size.get(n) as usize + 1 {
+            let mut text = self.units.join_kept(config, pass.kept_in(tree.tokens(n)));
+            text.extend_from_slice(rule.terminator.as_bytes());
+            out.push(self.with_text_before(delta, first, &text, config));
+        }
+        out
+    }
+
+    /// Whether the one name `declarator` declares is a kept token of
+    /// top-level item `item` after it.
+    fn names_after(&self, declarator: NodeId, item: NodeId, config: &Configuration) -> bool {
+        let pass = self.pass.as_ref().expect("inside a pass");
+        let tree = &self.tree;
+        let identifier = |u: &u32| tree.grammar.is_identifier(tree.kind(tree.leaf_of(*u)));
+        let mut names = pass.kept_in(tree.tokens(declarator)).filter(identifier);
+        let (Some(name), None) = (names.next(), names.next()) else {
+            return false;
+        };
+        let name = self.units.token_text(config, name);
+        let after = tree.tokens(declarator).end..tree.tokens(item).end;
+        pass.kept_in(after)
+            .any(|u| identifier(&u) && self.units.token_text(config, u) == name)
+    }
+
+    /// Up to two live top-level declarations before `item` (nearest
+    /// first) whose tokens before their first declarator, up to a paired
+    /// token, end with parameter `n`'s before its `declarator`: each as
+    /// its last declarator's last kept token and that token's text, where
+    /// one more declarator goes.
+    fn joinable_declarations(
+        &self,
+        n: NodeId,
+        declarator: NodeId,
+        item: NodeId,
+        config: &Configuration,
+    ) -> Vec<(u32, Vec<u8>)> {
+        let pass = self.pass.as_ref().expect("inside a pass");
+        let tree = &self.tree;
+        let rule = tree.grammar.parameter_global(tree.kind(n)).expect("a rule");
+        let config_text = |u: u32| self.units.token_text(config, u);
+        let head = |from: u32, to: u32| -> Vec<&[u8]> {
+            pass.kept_in(from..to)
+                .take_while(|&u| !tree.grammar.is_paired_token(tree.kind(tree.leaf_of(u))))
+                .map(config_text)
+                .collect()
+        };
+        let wanted = head(tree.tokens(n).start, tree.tokens(declarator).start);
+        let before = tree.tokens(item).start;
+        let mut out = Vec::new();
+        for &d in self.declarations.iter().rev() {
+            if out.len() == 2 {
+                break;
+            }
+            if tree.tokens(d).end > before
+                || tree.kind(d) != rule.declaration
+                || pass.size.get(d) == 0
+                || !pass.live.is_live(d)
+            {
+                continue;
+            }
+            let mut declarators = self.children_in(d, &rule.declaration_declarator);
+            let Some(first) = declarators.next() else {
+                continue;
+            };
+            let last = declarators.last().unwrap_or(first);
+            let have = head(tree.tokens(d).start, tree.tokens(first).start);
+            if wanted.is_empty() || !have.ends_with(&wanted) {
+                continue;
+            }
+            if let Some(u) = pass.kept_in(tree.tokens(last)).last() {
+                out.push((u, config_text(u).to_vec()));
+            }
+        }
+        out
     }
 
     /// Alias definition `d` deleted and every live use of its name
@@ -827,6 +996,18 @@ fn find_positional(tree: &Tree, units: &Units) -> HashMap<Vec<u8>, Vec<NodeId>> 
         }
     }
     found
+}
+
+/// The top-level nodes of the kinds parameters may join as globals
+/// (`parameter_globals`), in order.
+fn find_declarations(tree: &Tree) -> Vec<NodeId> {
+    let kinds: Vec<KindId> = tree.grammar.global_declarations().collect();
+    if kinds.is_empty() {
+        return Vec::new();
+    }
+    tree.children(tree.root())
+        .filter(|&c| kinds.contains(&tree.kind(c)))
+        .collect()
 }
 
 /// Each member name's declaring nodes, with the declarator naming it.
@@ -1493,6 +1674,52 @@ int main(void) {
             t.contains("use(") && t.contains("m)")
         });
         assert!(out.text.contains("use(o->m)"), "{}", out.text);
+    }
+
+    #[test]
+    fn a_parameter_becomes_a_global_joined_to_a_declaration_of_its_type() {
+        let source = "struct s { int n; } g(void);\n\
+                      int report(struct s *b, int k) { return use(b->n, k); }\n\
+                      int main(void) { struct s v; return report(&v, 1); }\n";
+        // The bug needs `b->n` read in `report` with `k` its parameter,
+        // called from `main`: `b` may be a global, declared with `g`, so
+        // that `report` and its call lose it (`&v` with it).
+        let needs = |t: &str| {
+            t.contains("struct s { int n; }")
+                && t.contains("*b")
+                && t.contains("int k)")
+                && t.contains("use(b->n, k)")
+                && t.matches("report(").count() == 2
+                && t.matches("(void)").count() == 2
+        };
+        let out = simplify(Language::named("c"), source, needs);
+        assert!(out.text.contains("} g(void), *b;"), "{}", out.text);
+        assert!(out.text.contains("int report(int k)"), "{}", out.text);
+        assert!(out.text.contains("report(1)"), "{}", out.text);
+        // No declaration of its type before it: declared anew, which pays
+        // only when the calls lose more than the new `;` costs.
+        let source = "int report(struct s *b, int k) { return use(b->n, k); }\n\
+                      int main(void) { return report(&v, 1) + report(&w, 2); }\n";
+        let out = simplify(Language::named("c"), source, |t| {
+            t.contains("struct s *b")
+                && t.contains("int k)")
+                && t.contains("use(b->n, k)")
+                && t.matches("report(").count() == 3
+        });
+        assert!(
+            out.text.starts_with("struct s *b;\nint report(int k)"),
+            "{}",
+            out.text
+        );
+        // A prototype's parameter names nothing after it: never moved.
+        let proposals = all_proposals(
+            Language::named("c"),
+            "struct s { int n; } g(void);\nint report(struct s *b, int k);\n",
+        );
+        assert!(
+            !proposals.iter().any(|p| p.contains("*b;")),
+            "{proposals:?}"
+        );
     }
 
     #[test]
