@@ -40,6 +40,10 @@ pub struct Units {
     starts: Vec<u32>,
     /// Whether rendering keeps tokens apart when deletions make them adjacent.
     separate_tokens: bool,
+    /// Whether tokens a deletion brings together may share a line that a
+    /// line break stood between (text, whose lines mean nothing the
+    /// reducer knows of), instead of keeping that line break (languages).
+    join_lines: bool,
 }
 
 impl Units {
@@ -51,7 +55,17 @@ impl Units {
             source,
             starts,
             separate_tokens,
+            join_lines: false,
         }
+    }
+
+    /// The same units, rendered with tokens that deletions bring together
+    /// on one line even where a line break stood between them: for text,
+    /// where a Makefile's `main.o ...` and a later line's `:` may make the
+    /// rule the bug needs.
+    pub(crate) fn joining_lines(mut self) -> Self {
+        self.join_lines = true;
+        self
     }
 
     /// Cuts `source` into flat units of the given kind.
@@ -61,7 +75,7 @@ impl Units {
             UnitKind::Line => line_starts(&source),
             UnitKind::Token => token_starts(&source),
         };
-        Units::from_starts(source, starts, kind == UnitKind::Token)
+        Units::from_starts(source, starts, kind == UnitKind::Token).joining_lines()
     }
 
     /// Units whose text is given piece by piece (tests and toy trees): each
@@ -273,7 +287,8 @@ impl Units {
     /// Appends `piece`, the text from unit `at` on. After deleted units,
     /// tokens that would touch are kept apart: by a line break where one
     /// stood right before `at` (rustc and Go read a missing `;` at a line
-    /// end, not inside a line), else by a space where they would fuse.
+    /// end, not inside a line) unless the units join lines, else by a
+    /// space where they would fuse.
     fn push_piece(&self, out: &mut Vec<u8>, piece: &[u8], after_gap: bool, at: u32) {
         if self.separate_tokens
             && after_gap
@@ -281,7 +296,7 @@ impl Units {
             && !a.is_ascii_whitespace()
             && !b.is_ascii_whitespace()
         {
-            if self.line_break_before(at) {
+            if !self.join_lines && self.line_break_before(at) {
                 out.push(b'\n');
             } else if would_fuse(a, b) {
                 out.push(b' ');
@@ -511,11 +526,11 @@ mod tests {
 
     #[test]
     fn a_deletion_keeps_the_line_break_that_stood_before_the_next_kept_token() {
-        let units = Units::flat(
-            b"use a;\nfn f() { let v = g();\n x }".to_vec(),
-            UnitKind::Token,
-        );
-        let without = |gone: &[&str]| {
+        // A language's tokens (as a tree's units are), then text's.
+        let source = b"use a;\nfn f() { let v = g();\n x }".to_vec();
+        let units = Units::from_starts(source.clone(), token_starts(&source), true);
+        let text = Units::flat(source, UnitKind::Token);
+        let without_in = |units: &Units, gone: &[&str]| {
             let cut = Configuration::full(units.len())
                 .apply(&Proposal::delete(Delta::from_units(
                     (0..units.len()).filter(|&u| {
@@ -525,8 +540,12 @@ mod tests {
                 .unwrap();
             String::from_utf8(units.render(&cut)).unwrap()
         };
+        let without = |gone: &[&str]| without_in(&units, gone);
         // A `;` at a line end goes, its line break stays.
         assert_eq!(without(&[";"]), "use a\nfn f() { let v = g()\nx }");
+        // Text joins the lines: a Makefile's `main.o` and a later line's
+        // `:` may make the rule a bug needs.
+        assert_eq!(without_in(&text, &[";"]), "use a fn f() { let v = g()x }");
         // Within a line, touching tokens are kept apart by a space only
         // where they would fuse.
         assert_eq!(without(&["="]), "use a;\nfn f() { let v g();\n x }");
@@ -536,8 +555,8 @@ mod tests {
     #[test]
     fn the_tidy_layout_keeps_spacing_and_indentation_but_drops_blank_runs_and_spaces_at_either_end()
     {
-        let source = "\n\nint  f(x)   \n\n\n\n  {\n    return x;  \r\n\r\n\r\n}\n\n\n";
-        let units = Units::flat(source.as_bytes().to_vec(), UnitKind::Token);
+        let source = b"\n\nint  f(x)   \n\n\n\n  {\n    return x;  \r\n\r\n\r\n}\n\n\n".to_vec();
+        let units = Units::from_starts(source.clone(), token_starts(&source), true);
         let mut config = Configuration::full(units.len());
         config.layout = Layout::Tidy;
         let tidy = |config: &Configuration| String::from_utf8(units.render(config)).unwrap();

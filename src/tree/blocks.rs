@@ -96,7 +96,8 @@ pub fn build(source: Vec<u8>) -> (Tree, Units) {
         walk.builder.token(spec(kinds.word), 0..source.len());
     }
     walk.region(0, tokens.len(), 0);
-    walk.builder.finish(source)
+    let (tree, units) = walk.builder.finish(source);
+    (tree, units.joining_lines())
 }
 
 fn spec(kind: KindId) -> NodeSpec<'static> {
