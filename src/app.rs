@@ -17,7 +17,7 @@ use anyhow::Result;
 
 use crate::checks;
 use crate::exit::{self, failure};
-use crate::fileset::Grain;
+use crate::fileset::{FileSet, Grain};
 use crate::history::History;
 use crate::input::Input;
 use crate::interfaces::{Messages, StepLog};
@@ -100,7 +100,7 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
         passes: &passes,
     };
     let mut reduced = match &input.files {
-        Some(set) => run_set(&stages, set, &input.source, &mut progress)?,
+        Some(set) => run_set(&stages, set, &input.source, &mut progress, earlier.resumed)?,
         None => stages.run_stages(&plan, &input.source, &mut progress, earlier.resumed, None)?,
     };
     progress.finish();
@@ -258,7 +258,9 @@ struct EarlierRun {
 impl EarlierRun {
     fn find(settings: &Settings, input: &Input, script: &std::path::Path) -> Result<Self> {
         let path = input.destination.journal_path().filter(|_| settings.cache);
-        let hash = journal::run_hash(settings, &input.source, input.lang, script);
+        let beside = input.files.as_ref().map(FileSet::identity);
+        let beside = beside.as_deref().unwrap_or_default();
+        let hash = journal::run_hash(settings, &input.source, beside, input.lang, script);
         let resumed = match &path {
             Some(path) if !settings.fresh => journal::load(path, &hash)?,
             _ => None,

@@ -154,6 +154,21 @@ impl FileSet {
         )
     }
 
+    /// What a run on the set depends on beyond its archive (for the
+    /// journal's run hash): each file's language, the test directory's
+    /// layout, and the files `--exclude` keeps with their contents.
+    pub fn identity(&self) -> Vec<u8> {
+        let layout = self.layout();
+        let langs: Vec<&str> = self.members.iter().map(|m| m.lang.name()).collect();
+        let mut out = format!("{langs:?} {:?} {:?}", layout.root, layout.first_arg).into_bytes();
+        for (rel, path) in &self.kept {
+            let content = std::fs::read(path).unwrap_or_default();
+            out.extend(format!("\n{rel} {}\n", content.len()).as_bytes());
+            out.extend(content);
+        }
+        out
+    }
+
     /// The language a member's path gives it (as read at the start).
     pub fn lang_of(&self, path: &str) -> Lang {
         self.members

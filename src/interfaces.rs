@@ -33,6 +33,10 @@ pub struct TestOutcome {
     pub timed_out: bool,
     /// The test was stopped before it finished; its verdict means nothing.
     pub cancelled: bool,
+    /// No test ran: the verdict is one an earlier run of the same command
+    /// recorded (a set's journal, `multi/journaled.rs`), counted as a
+    /// cache hit.
+    pub replayed: bool,
 }
 
 impl From<Verdict> for TestOutcome {
@@ -41,6 +45,7 @@ impl From<Verdict> for TestOutcome {
             verdict,
             timed_out: false,
             cancelled: false,
+            replayed: false,
         }
     }
 }

@@ -41,14 +41,23 @@ pub(crate) fn journal_path(output: &Path) -> PathBuf {
     output.with_file_name(name)
 }
 
-/// The hash that names a run: what its verdicts and result depend on.
-pub(crate) fn run_hash(settings: &Settings, source: &[u8], lang: Lang, script: &Path) -> String {
+/// The hash that names a run: what its verdicts and result depend on
+/// (`beside`: what else the oracle sees, for a set its test directory's
+/// layout and the files `--exclude` keeps).
+pub(crate) fn run_hash(
+    settings: &Settings,
+    source: &[u8],
+    beside: &[u8],
+    lang: Lang,
+    script: &Path,
+) -> String {
     let mut h = Xxh3::new();
     let mut part = |bytes: &[u8]| {
         h.update(&(bytes.len() as u64).to_le_bytes());
         h.update(bytes);
     };
     part(source);
+    part(beside);
     part(script.as_os_str().as_encoded_bytes());
     part(&fs::read(script).unwrap_or_default());
     for copy in &settings.copy {
@@ -79,6 +88,32 @@ pub(crate) struct Resumed {
     pub(crate) verdicts: Vec<(u128, bool)>,
     /// The last improvement saved: its size and hash.
     pub(crate) best: Option<(u64, u128)>,
+}
+
+/// The last improvement an earlier run saved (its size and hash), while
+/// the resumed run replays the way to it: the output already holds it, so
+/// nothing larger is saved again, and it is not saved twice.
+#[derive(Debug, Default)]
+pub(crate) struct Replaying(Option<(u64, u128)>);
+
+impl Replaying {
+    pub(crate) fn new(best: Option<(u64, u128)>) -> Self {
+        Replaying(best)
+    }
+
+    /// Whether an improvement to `bytes` is to be saved; the replay ends
+    /// when it reaches the earlier run's result or a smaller one.
+    pub(crate) fn worth_saving(&mut self, bytes: &[u8]) -> bool {
+        let Some((size, key)) = self.0 else {
+            return true;
+        };
+        let reached = key_of(bytes) == key;
+        let smaller = (bytes.len() as u64) < size;
+        if reached || smaller {
+            self.0 = None;
+        }
+        smaller && !reached
+    }
 }
 
 /// Reads the journal at `path`, if there is one, for the run named `hash`.

@@ -17,18 +17,21 @@
 //! does, so that the file stages work on the merged text.
 
 mod includes;
+mod journaled;
 
 use anyhow::Result;
 
 use crate::cache::VerdictCache;
 use crate::fileset::{ArchiveCheck, FileSet, Grain, content_range, decode, pool_units};
 use crate::interfaces::{Candidate, Fault, Oracle, TestOutcome, Watch};
+use crate::journal::Resumed;
 use crate::output::Save;
 use crate::pipeline::{Plan, Strategy};
 use crate::policy::registry::Role;
 use crate::progress::Progress;
 use crate::reducer::{Carried, StopReason};
 use crate::stages::{Reduced, Stages};
+use journaled::Journaled;
 
 /// The pool stage's plan over `archive` at `grain`.
 pub(crate) fn pool_plan(
@@ -51,12 +54,30 @@ pub(crate) fn pool_plan(
 }
 
 /// Reduces the set whose archive is `source`; the result is an archive.
+/// `resumed` is what the journal kept of an earlier run of the same
+/// command: its verdicts answer the tests of the archives it knows
+/// (`journaled.rs`).
 pub(crate) fn run_set(
     stages: &Stages<'_>,
     set: &FileSet,
     source: &[u8],
     progress: &mut Progress,
+    resumed: Option<Resumed>,
 ) -> Result<Reduced> {
+    let journaled = Journaled::new(stages.oracle, stages.destination, stages.journal, resumed);
+    // The journal is kept by whole archive, around the stages, not by
+    // the loop (whose keys are one stage's texts).
+    let stages = &Stages {
+        settings: stages.settings,
+        lang: stages.lang,
+        oracle: &journaled,
+        destination: &journaled,
+        limits: stages.limits.clone(),
+        journal: None,
+        messages: stages.messages,
+        steps: stages.steps,
+        passes: stages.passes,
+    };
     let auto = stages.settings.strategy.algo.role == Role::Pipeline;
     let mut run = SetRun {
         archive: source.to_vec(),

@@ -95,11 +95,15 @@ impl Destination {
     }
 
     /// Where the journal of a run writing here goes (`journal.rs`): beside
-    /// a result file; none for standard output, a special file or
-    /// `--in-place` (whose input changes as the run goes).
+    /// a result file or a set's output directory; none for standard
+    /// output, a special file or `--in-place` (whose input changes as the
+    /// run goes).
     pub(crate) fn journal_path(&self) -> Option<PathBuf> {
         match self {
             Destination::File(p) if !is_special(p) => Some(crate::journal::journal_path(p)),
+            Destination::Tree(tree) if !tree.in_place => {
+                Some(crate::journal::journal_path(&tree.dir))
+            }
             _ => None,
         }
     }

@@ -74,6 +74,7 @@ pub(crate) fn test_patiently(
                 verdict: Verdict::NotInteresting,
                 timed_out: false,
                 cancelled: true,
+                replayed: false,
             });
         }
         wait = (wait * 2).min(LONGEST_WAIT);

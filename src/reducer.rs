@@ -572,14 +572,25 @@ impl<'a> Reducer<'a> {
 
     fn record(&mut self, key: u128, outcome: TestOutcome, phase: &mut PhaseStats) -> bool {
         let interesting = outcome.verdict == Verdict::Interesting;
-        phase.tests += 1;
-        phase.timeouts += outcome.timed_out as u64;
-        self.tests_total += 1;
+        self.count_test(&outcome, phase);
         // With recheck, only the re-test's verdict is remembered.
         if !(interesting && self.recheck) {
             self.remember(key, interesting);
         }
         interesting
+    }
+
+    /// Counts an oracle test; a verdict replayed from an earlier run ran
+    /// none and counts as a cache hit (as a single file's resumed run
+    /// finds it in the cache).
+    fn count_test(&mut self, outcome: &TestOutcome, phase: &mut PhaseStats) {
+        if outcome.replayed {
+            phase.cache_hits += 1;
+            return;
+        }
+        phase.tests += 1;
+        phase.timeouts += outcome.timed_out as u64;
+        self.tests_total += 1;
     }
 
     /// The re-test of a candidate that was interesting once: whether it is
@@ -614,9 +625,7 @@ impl<'a> Reducer<'a> {
             return Err(self.limit_hit().unwrap_or(StopReason::Interrupted));
         }
         let confirmed = outcome.verdict == Verdict::Interesting;
-        phase.tests += 1;
-        phase.timeouts += outcome.timed_out as u64;
-        self.tests_total += 1;
+        self.count_test(&outcome, phase);
         self.recheck_failures += u64::from(!confirmed);
         self.remember(key, confirmed);
         Ok(confirmed)

@@ -449,7 +449,8 @@ impl Speculation {
             self.cancel_all(phase);
             return Report::Stop;
         }
-        let tested = matches!(done.finished, Finished::Tested(_));
+        // A verdict replayed from a journal took no time to learn from.
+        let tested = matches!(done.finished, Finished::Tested(o) if !o.replayed);
         let slot = &mut self.chain.slots[at];
         let interesting = count(phase, slot.key, done.finished);
         if tested {

@@ -28,12 +28,11 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use anyhow::Result;
 
-use crate::cache::key_of;
 use crate::configuration::Configuration;
 use crate::interfaces::{
     Candidate, Messages, Observer, Oracle, StepLog, Verdict, VerdictLog, Watch,
 };
-use crate::journal::{Journal, Resumed};
+use crate::journal::{Journal, Replaying, Resumed};
 use crate::languages::Lang;
 use crate::output::Save;
 use crate::pipeline::{Plan, Strategy, restart_variants};
@@ -162,7 +161,7 @@ impl<'a> Stages<'a> {
             keeper: Keeper {
                 destination: self.destination,
                 journal: self.journal,
-                replaying,
+                replaying: Replaying::new(replaying),
                 save_error: None,
                 floor: None,
                 retest: Retest {
@@ -382,9 +381,9 @@ fn tests_of(run: &Run<'_>) -> u64 {
 struct Keeper<'a> {
     destination: &'a dyn Save,
     journal: Option<&'a Journal>,
-    /// The size and hash of the last improvement an earlier run saved,
-    /// while the run replays the way to it.
-    replaying: Option<(u64, u128)>,
+    /// The last improvement an earlier run saved, while the run replays
+    /// the way to it.
+    replaying: Replaying,
     save_error: Option<anyhow::Error>,
     /// While restarting: the best's size (tokens, bytes); only a smaller
     /// result is saved.
@@ -402,16 +401,7 @@ impl Keeper<'_> {
             }
             self.floor = Some(size);
         }
-        if let Some((size, key)) = self.replaying {
-            let reached = key_of(bytes) == key;
-            if reached || (bytes.len() as u64) < size {
-                self.replaying = None;
-            }
-            if reached || (bytes.len() as u64) >= size {
-                return false; // the output already holds it, or a better one
-            }
-        }
-        true
+        self.replaying.worth_saving(bytes)
     }
 }
 

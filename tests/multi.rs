@@ -288,6 +288,23 @@ fn in_place_on_listed_files_keeps_each_original_as_file_orig() {
 /// `changed` holds and it ran 40 tests, and checks that no process or
 /// test directory is left.
 fn kill_mid_way(sb: &Sandbox, destination: &[&str], changed: impl Fn() -> bool) {
+    let counter = counting_oracle(sb);
+    let args = [
+        &["--oracle", "counting.sh", "-q", "-j", "2"][..],
+        destination,
+        &["src"],
+    ]
+    .concat();
+    let child = sb.spawn_reduce(&args);
+    crate::util::wait_for("a saved improvement and more tests", || {
+        changed() && crate::util::lines_in(&counter) >= 40
+    });
+    kill_and_clean(sb, child);
+}
+
+/// Writes `counting.sh`, multi-c's `check.sh` appending a line to the
+/// file it returns each time it runs.
+fn counting_oracle(sb: &Sandbox) -> std::path::PathBuf {
     let counter = sb.path().join("calls");
     let counting = format!(
         "#!/bin/sh\necho run >> {}\nexec {}/check.sh \"$@\"\n",
@@ -295,22 +312,137 @@ fn kill_mid_way(sb: &Sandbox, destination: &[&str], changed: impl Fn() -> bool) 
         sb.path().display()
     );
     sb.write("counting.sh", &counting, true);
-    let args = [
-        &["--oracle", "counting.sh", "-q", "-j", "2"][..],
-        destination,
-        &["src"],
-    ]
-    .concat();
-    let mut child = sb.spawn_reduce(&args);
-    crate::util::wait_for("a saved improvement and more tests", || {
-        changed() && crate::util::lines_in(&counter) >= 40
-    });
+    counter
+}
+
+/// Kills `child` with SIGKILL and removes what a killed run cannot: the
+/// directories of the tests it had running; no process is left.
+fn kill_and_clean(sb: &Sandbox, mut child: std::process::Child) {
     child.kill().unwrap();
     child.wait().unwrap();
     crate::util::assert_no_process_soon(&sb.path().display().to_string());
     for dir in fs::read_dir(sb.tmp()).unwrap() {
         fs::remove_dir_all(dir.unwrap().path()).unwrap();
     }
+}
+
+/// The verdicts `out.reduce-journal` holds (0 before it exists).
+fn journaled_verdicts(sb: &Sandbox) -> usize {
+    fs::read_to_string(sb.path().join("out.reduce-journal"))
+        .map_or(0, |j| j.lines().filter(|l| l.starts_with("v ")).count())
+}
+
+/// multi-c's `src` reduced by `counting.sh` at `-j 1` into `ref`, without
+/// a stop: the result, and how many times the oracle ran (the checks of
+/// the original and of the result included).
+fn uninterrupted(sb: &Sandbox) -> (BTreeMap<String, Vec<u8>>, usize) {
+    let counter = counting_oracle(sb);
+    let out = sb.reduce(&["--oracle", "counting.sh", "-j", "1", "-o", "ref", "src"]);
+    assert_exit(&out, 0);
+    let calls = crate::util::lines_in(&counter);
+    fs::remove_file(counter).unwrap();
+    (tree_of(&sb.path().join("ref")), calls)
+}
+
+#[test]
+fn a_set_run_killed_at_any_moment_resumes_to_the_uninterrupted_tree_testing_only_what_its_journal_lacks()
+ {
+    let sb = sandbox_with("multi-c");
+    let (reference, whole) = uninterrupted(&sb);
+    let counter = sb.path().join("calls");
+    let before = tree_of(&sb.path().join("src"));
+    // -j 1's calls add up exactly; -j 2 resumes to -j 1's result too.
+    for (jobs, part) in [("1", 2), ("2", 3)] {
+        let args = ["--oracle", "counting.sh", "-j", jobs, "-o", "out", "src"];
+        let child = sb.spawn_reduce(&args);
+        let journaled = whole / part;
+        crate::util::wait_for("the journal's verdicts", || {
+            journaled_verdicts(&sb) >= journaled
+        });
+        kill_and_clean(&sb, child);
+        let known = journaled_verdicts(&sb);
+        fs::remove_file(&counter).unwrap();
+        let out = sb.reduce(&args);
+        assert_exit(&out, 0);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.starts_with("reduce: resuming from "), "{err}");
+        let result = tree_of(&sb.path().join("out"));
+        assert_eq!(result, reference, "-j {jobs}: {err}");
+        let calls = crate::util::lines_in(&counter);
+        assert!(
+            calls < whole,
+            "-j {jobs} resumed: {calls} oracle runs; uninterrupted: {whole}"
+        );
+        if jobs == "1" {
+            // The tests the journal lacks, the test in flight when killed
+            // and one more that may have started before the kill landed.
+            assert!(
+                calls <= whole - known + 2,
+                "resumed: {calls} oracle runs, {known} verdicts journaled; uninterrupted: {whole}"
+            );
+        }
+        assert!(!sb.path().join("out.reduce-journal").exists(), "{err}");
+        assert!(oracle_accepts_tree(
+            &sb,
+            "check.sh",
+            &sb.path().join("out"),
+            None
+        ));
+        assert!(total(&result) <= total(&before));
+        assert_eq!(tree_of(&sb.path().join("src")), before, "the input changed");
+        fs::remove_dir_all(sb.path().join("out")).unwrap();
+    }
+    // A second run on the result changes nothing.
+    let again = sb.reduce(&["--oracle", "check.sh", "-q", "-o", "again", "ref"]);
+    assert_exit(&again, 0);
+    assert_eq!(tree_of(&sb.path().join("again")), reference);
+    sb.assert_no_temp_left();
+}
+
+#[test]
+fn a_set_run_stopped_by_sigterm_keeps_its_journal_and_fresh_starts_over_into_the_same_directory() {
+    let sb = sandbox_with("multi-c");
+    let (reference, whole) = uninterrupted(&sb);
+    let args = ["--oracle", "counting.sh", "-o", "out", "src"];
+    let child = sb.spawn_reduce(&args);
+    crate::util::wait_for("the journal's verdicts", || {
+        journaled_verdicts(&sb) >= whole / 2 && sb.path().join("out").exists()
+    });
+    // SAFETY: kill sends a signal to the child this test started.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
+    let stopped = child.wait_with_output().unwrap();
+    assert_exit(&stopped, 143);
+    let err = String::from_utf8_lossy(&stopped.stderr);
+    assert!(
+        err.contains("run the same command again to resume"),
+        "{err}"
+    );
+    assert!(sb.path().join("out.reduce-journal").exists());
+    assert!(oracle_accepts_tree(
+        &sb,
+        "check.sh",
+        &sb.path().join("out"),
+        None
+    ));
+    // The interrupted run's output is no "non-empty -o" to refuse.
+    let fresh = sb.reduce(&[&args[..], &["--fresh"]].concat());
+    assert_exit(&fresh, 0);
+    let err = String::from_utf8_lossy(&fresh.stderr);
+    assert!(!err.contains("resuming"), "{err}");
+    let result = tree_of(&sb.path().join("out"));
+    assert_eq!(result, reference);
+    assert!(!sb.path().join("out.reduce-journal").exists());
+    assert!(oracle_accepts_tree(
+        &sb,
+        "check.sh",
+        &sb.path().join("out"),
+        None
+    ));
+    assert!(total(&result) <= total(&tree_of(&sb.path().join("src"))));
+    let again = sb.reduce(&["--oracle", "check.sh", "-q", "-o", "again", "out"]);
+    assert_exit(&again, 0);
+    assert_eq!(tree_of(&sb.path().join("again")), result);
+    sb.assert_no_temp_left();
 }
 
 #[test]

@@ -6,6 +6,9 @@
 //! changed file is replaced by a rename after its `FILE.orig` copy was
 //! saved.
 //!
+//! A non-empty `-o` directory is refused unless a journal beside it says
+//! it is the output of an interrupted run (which the same command resumes).
+//!
 //! The swap makes each improvement one step: killing `reduce` at any moment
 //! leaves the output directory whole, as of an interesting candidate (at
 //! worst a hidden `.NAME.reduce-new-*` directory beside it, the previous
@@ -23,6 +26,7 @@ use anyhow::{Context, Result, bail};
 
 use crate::atomic_write::{backup_path, make_parent, parent_dir, write_atomically};
 use crate::fileset::{FileSet, decode};
+use crate::journal::journal_path;
 
 /// Where a reduced set of files goes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -117,10 +121,16 @@ impl TreeOutput {
                 "cannot write the result to {}: it exists and is not a directory",
                 self.dir.display()
             ),
-            Ok(_) if !self.default && fs::read_dir(&self.dir)?.next().is_some() => bail!(
-                "-o {} is a directory that is not empty; give a new or empty one",
-                self.dir.display()
-            ),
+            Ok(_)
+                if !self.default
+                    && !self.resumable()
+                    && fs::read_dir(&self.dir)?.next().is_some() =>
+            {
+                bail!(
+                    "-o {} is a directory that is not empty; give a new or empty one",
+                    self.dir.display()
+                )
+            }
             Ok(_) => {}
         }
         let parent = parent_dir(&self.dir);
@@ -132,6 +142,13 @@ impl TreeOutput {
             );
         }
         self.remove_stale()
+    }
+
+    /// Whether the output is an interrupted run's, its journal beside it
+    /// (`journal.rs`): the same command resumes it, `--fresh` starts over,
+    /// and either replaces it.
+    fn resumable(&self) -> bool {
+        journal_path(&self.dir).is_file()
     }
 
     /// Removes what a run killed between a swap and its clean-up left.

@@ -484,6 +484,7 @@ impl Oracle for ScriptOracle {
                 },
                 timed_out: exit == Exit::Timeout,
                 cancelled: exit == Exit::Cancelled,
+                replayed: false,
             }),
             Err(err) => {
                 let step = if err.downcast_ref::<SpawnFailed>().is_some() {
