@@ -112,7 +112,13 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
     let ended = !matches!(reduced.reason, StopReason::Interrupted | StopReason::Fault);
     let flaky = final_check(settings, &oracle, &input, &mut reduced)?;
     let reason = reduced.reason;
-    if reason != StopReason::Fault {
+    if reduced.output_ahead {
+        // Stopped while replaying: the output holds the earlier run's
+        // smaller result, which the journal still names.
+        say(
+            "reduce: stopped before the replay reached the earlier run's result; the output keeps that result",
+        );
+    } else if reason != StopReason::Fault {
         destination.finish(&reduced.bytes)?;
     } else if let Err(e) = destination.finish(&reduced.bytes) {
         // The cause of the fault may keep the result from being written

@@ -101,6 +101,13 @@ impl Replaying {
         Replaying(best)
     }
 
+    /// Whether the replay has not yet reached the earlier run's result
+    /// (or a smaller one): the output holds a better result than the
+    /// run's own.
+    pub(crate) fn is_on(&self) -> bool {
+        self.0.is_some()
+    }
+
     /// Whether an improvement to `bytes` is to be saved; the replay ends
     /// when it reaches the earlier run's result or a smaller one.
     pub(crate) fn worth_saving(&mut self, bytes: &[u8]) -> bool {
@@ -272,6 +279,28 @@ mod tests {
         let again = load(&path, "abc").unwrap().unwrap();
         assert_eq!(again.verdicts.last(), Some(&(9, false)));
         assert_eq!(again.verdicts.len(), 3);
+    }
+
+    #[test]
+    fn a_replay_saves_nothing_until_it_passes_the_earlier_result_and_says_while_it_is_short() {
+        let best = b"int x;";
+        let mut replay = Replaying::new(Some((best.len() as u64, key_of(best))));
+        // Larger results on the way: the output holds a better one.
+        assert!(replay.is_on());
+        assert!(!replay.worth_saving(b"int x; int y;"));
+        assert!(
+            replay.is_on(),
+            "a run stopped now must leave the output as it is"
+        );
+        // The earlier result itself is not written twice; the replay is over.
+        assert!(!replay.worth_saving(best));
+        assert!(!replay.is_on());
+        assert!(replay.worth_saving(b"x;"));
+        // A smaller result than the earlier run's also ends it, and is saved.
+        let mut replay = Replaying::new(Some((best.len() as u64, key_of(best))));
+        assert!(replay.worth_saving(b"x;"));
+        assert!(!replay.is_on());
+        assert!(!Replaying::new(None).is_on());
     }
 
     #[test]

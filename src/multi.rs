@@ -78,6 +78,18 @@ pub(crate) fn run_set(
         steps: stages.steps,
         passes: stages.passes,
     };
+    let mut reduced = reduce_set(stages, set, source, progress)?;
+    reduced.output_ahead = journaled.replaying();
+    Ok(reduced)
+}
+
+/// The rounds of a set's stages over `source`, as [`run_set`] describes.
+fn reduce_set(
+    stages: &Stages<'_>,
+    set: &FileSet,
+    source: &[u8],
+    progress: &mut Progress,
+) -> Result<Reduced> {
     let auto = stages.settings.strategy.algo.role == Role::Pipeline;
     let mut run = SetRun {
         archive: source.to_vec(),
@@ -286,6 +298,7 @@ impl SetRun {
             confirmed: self.original,
             retests: 0,
             restart: None,
+            output_ahead: false,
         }
     }
 }

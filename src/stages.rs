@@ -73,6 +73,10 @@ pub(crate) struct Reduced {
     pub(crate) retests: u64,
     /// What `--restart` did, if it ran.
     pub(crate) restart: Option<RestartGain>,
+    /// The run stopped while replaying a journal, short of the result the
+    /// earlier run saved: the output holds that smaller result and is
+    /// left as it is.
+    pub(crate) output_ahead: bool,
 }
 
 /// What [`Stages::first_interesting`] found: the candidate it saved, if
@@ -138,6 +142,7 @@ impl<'a> Stages<'a> {
             confirmed: run.keeper.retest.confirmed,
             retests: run.keeper.retest.runs,
             restart,
+            output_ahead: run.keeper.replaying.is_on(),
         })
     }
 
@@ -474,13 +479,17 @@ impl Observer for SaveAndShow<'_, '_> {
         if !keeper.worth_saving(config.len(), bytes) {
             return;
         }
-        if keeper.save_error.is_none()
-            && let Err(e) = keeper.destination.save(bytes)
-        {
-            keeper.save_error = Some(e);
-        }
-        if let Some(journal) = keeper.journal {
-            journal.committed(bytes);
+        if keeper.save_error.is_none() {
+            match keeper.destination.save(bytes) {
+                // Only what the output holds is the journal's best: a
+                // resumed run writes nothing larger until it passes it.
+                Ok(()) => {
+                    if let Some(journal) = keeper.journal {
+                        journal.committed(bytes);
+                    }
+                }
+                Err(e) => keeper.save_error = Some(e),
+            }
         }
         keeper
             .retest

@@ -62,6 +62,14 @@ impl<'a> Journaled<'a> {
     }
 }
 
+impl Journaled<'_> {
+    /// Whether the run is still replaying its way to the result the
+    /// earlier run saved, which the output holds.
+    pub(super) fn replaying(&self) -> bool {
+        self.replaying.lock().expect("replay lock poisoned").is_on()
+    }
+}
+
 impl Oracle for Journaled<'_> {
     fn test(&self, candidate: &Candidate<'_>, cancel: Watch<'_>) -> Result<TestOutcome, Fault> {
         let Some(journal) = self.journal else {
