@@ -24,6 +24,7 @@ use crate::interfaces::{Messages, StepLog};
 use crate::journal::{self, Journal, Resumed};
 use crate::multi::{pool_plan, run_set};
 use crate::oracle::{ScriptOracle, kill_strays, resolve_script};
+use crate::output::Destination;
 use crate::pipeline::Plan;
 use crate::progress::{Printer, Progress};
 use crate::proposals::Passes;
@@ -112,19 +113,7 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
     let ended = !matches!(reduced.reason, StopReason::Interrupted | StopReason::Fault);
     let flaky = final_check(settings, &oracle, &input, &mut reduced)?;
     let reason = reduced.reason;
-    if reduced.output_ahead {
-        // Stopped while replaying: the output holds the earlier run's
-        // smaller result, which the journal still names.
-        say(
-            "reduce: stopped before the replay reached the earlier run's result; the output keeps that result",
-        );
-    } else if reason != StopReason::Fault {
-        destination.finish(&reduced.bytes)?;
-    } else if let Err(e) = destination.finish(&reduced.bytes) {
-        // The cause of the fault may keep the result from being written
-        // again; a result file already holds every improvement.
-        say(&format!("reduce: {e:#}"));
-    }
+    write_result(destination, &reduced, &say)?;
     let mut run = report::run_report(settings, &input, &plan, reduced, started);
     run.memory_limit = oracle.memory_limit().map(|m| (m.bytes(), m.hits()));
     report::write_stats(settings, &run)?;
@@ -141,6 +130,24 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
         return Err(report::flaky_failure(cause, destination));
     }
     exit_code(reason, fault, signals)
+}
+
+/// Writes the final result: not when the run stopped while replaying a
+/// journal (the output holds the earlier run's smaller result, which the
+/// journal still names); after a fault, whose cause may keep the result
+/// from being written again, a failure is only said (a result file
+/// already holds every improvement).
+fn write_result(destination: &Destination, reduced: &Reduced, say: &dyn Fn(&str)) -> Result<()> {
+    if reduced.output_ahead {
+        say(
+            "reduce: stopped before the replay reached the earlier run's result; the output keeps that result",
+        );
+    } else if reduced.reason != StopReason::Fault {
+        destination.finish(&reduced.bytes)?;
+    } else if let Err(e) = destination.finish(&reduced.bytes) {
+        say(&format!("reduce: {e:#}"));
+    }
+    Ok(())
 }
 
 /// How a run that stopped for `reason` exits.
