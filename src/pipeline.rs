@@ -101,14 +101,15 @@ enum Parsed {
 const MOSTLY_ERRORS: f64 = 0.5;
 
 /// Parses `source` when the plan reduces a tree over a grammar's tokens;
-/// falls back to text (`Lang::Text`, so blocks) when the parse leaves more
-/// than [`MOSTLY_ERRORS`] of the input in error regions and text blocks
-/// can serve the strategy.
+/// when `may_fall_back`, falls back to text (`Lang::Text`, so blocks) when
+/// the parse leaves more than [`MOSTLY_ERRORS`] of the input in error
+/// regions and text blocks can serve the strategy.
 /// The share of the input in error regions is returned with a fallback.
 fn parse_or_fall_back(
     strategy: &Strategy,
     lang: Lang,
     source: Vec<u8>,
+    may_fall_back: bool,
 ) -> Result<(Lang, Parsed, Option<f64>)> {
     let Lang::Tree(l) = lang else {
         return Ok((lang, Parsed::Text(source), None));
@@ -118,7 +119,7 @@ fn parse_or_fall_back(
     }
     let (tree, units) = crate::tree::parse::parse(l, source)?;
     let share = tree.error_bytes as f64 / units.source().len().max(1) as f64;
-    if share > MOSTLY_ERRORS && builds_tree(strategy, Lang::Text) {
+    if may_fall_back && share > MOSTLY_ERRORS && builds_tree(strategy, Lang::Text) {
         let source = units.source().to_vec();
         return Ok((Lang::Text, Parsed::Text(source), Some(share)));
     }
@@ -177,11 +178,32 @@ pub(crate) fn restart_variants(strategy: &Strategy) -> Vec<Strategy> {
 }
 
 impl Plan {
-    /// Cuts `source` into units for `lang` and lays out the phases of `strategy.algo`.
+    /// Cuts `source` into units for `lang` and lays out the phases of
+    /// `strategy.algo`; a grammar's input mostly in parse errors goes as
+    /// text blocks (see [`MOSTLY_ERRORS`]).
     pub fn new(strategy: &Strategy, lang: Lang, source: Vec<u8>) -> Result<Self> {
+        Plan::build(strategy, lang, source, true)
+    }
+
+    /// [`Plan::new`] on the grammar's tree whatever its parse errors: the
+    /// plan of a round after one on that tree. An input the grammar reads
+    /// may be reduced to a text mostly in error regions (the GNU
+    /// extensions tree-sitter-cpp does not know, once the code around them
+    /// is gone); blocks would then give up the grammar's rewrites for the
+    /// rest of the run.
+    pub(crate) fn on_grammar(strategy: &Strategy, lang: Lang, source: Vec<u8>) -> Result<Self> {
+        Plan::build(strategy, lang, source, false)
+    }
+
+    fn build(
+        strategy: &Strategy,
+        lang: Lang,
+        source: Vec<u8>,
+        may_fall_back: bool,
+    ) -> Result<Self> {
         let algo = strategy.algo;
         let auto = algo.role == Role::Pipeline;
-        let (lang, parsed, fell_back) = parse_or_fall_back(strategy, lang, source)?;
+        let (lang, parsed, fell_back) = parse_or_fall_back(strategy, lang, source, may_fall_back)?;
         let (mut phases, repeat) = phases_of(algo, lang);
         // Blocks for a grammar's input go round by round, each on a fresh
         // parse, so that once the text parses the grammar's tree takes over.

@@ -294,6 +294,19 @@ impl<'a> Stages<'a> {
             let mut again = reason == StopReason::Finished
                 && stage.reparses_between_rounds()
                 && bytes != stage_text;
+            // The grammar's rounds are over: a text they left mostly in
+            // parse errors also gets the blocks' rounds, as a run starting
+            // from it would (so that a second run changes nothing).
+            let mut blocks = None;
+            if !again
+                && reason == StopReason::Finished
+                && stage.reparses_between_rounds()
+                && stage.fell_back_to_blocks().is_none()
+            {
+                let plan = Plan::new(strategy, self.lang, bytes.clone())?;
+                again = plan.fell_back_to_blocks().is_some();
+                blocks = Some(plan).filter(|_| again);
+            }
             let mut shrunk_outside = false;
             if !again && reason == StopReason::Finished {
                 match self.passes.run(&mut reducer, &bytes) {
@@ -317,13 +330,18 @@ impl<'a> Stages<'a> {
                     reason,
                 });
             }
-            let mut next = Plan::new(strategy, self.lang, bytes.clone())?;
-            // A round after blocks is the first on the grammar's tree.
-            if stage.fell_back_to_blocks().is_none() {
-                next = next.for_a_later_round();
-            } else {
+            // Blocks go on until the grammar's tree takes over (a round
+            // after blocks is the first on it); once on the tree, the run
+            // stays there.
+            let next = if let Some(plan) = blocks {
                 tree_phase = true;
-            }
+                plan
+            } else if stage.fell_back_to_blocks().is_some() {
+                tree_phase = true;
+                Plan::new(strategy, self.lang, bytes.clone())?
+            } else {
+                Plan::on_grammar(strategy, self.lang, bytes.clone())?.for_a_later_round()
+            };
             if shrunk_outside {
                 tree_phase = true;
                 self.keep_outside(&next, &bytes, progress, run);

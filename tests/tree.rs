@@ -574,3 +574,54 @@ fn a_condition_the_bug_needs_without_its_if_becomes_an_expression_statement() {
     assert_laid_out_by_nesting(&text);
     assert_invariants(&sb, "check.sh", "cmp.c", source.as_bytes(), "out", &[]);
 }
+
+#[test]
+fn a_round_that_leaves_mostly_parse_errors_stays_on_the_grammars_tree() {
+    // Read by its grammar at first (a small error region among many
+    // functions); once the functions go, the region is most of the text,
+    // which must not turn the next rounds into text blocks: they would
+    // give up the grammar's rewrites for the rest of the run.
+    let sb = Sandbox::new();
+    let mut source: String = (0..12)
+        .map(|i| format!("int helper_{i}(int a) {{ int x = a * {i} + 1; return x - {i}; }}\n"))
+        .collect();
+    source.push_str("int main(void) { return helper_3(2); }\n");
+    source.push_str("@@ $$ ## garbage ?? garbage @@ $$ garbage ## ?? @@\n");
+    sb.write("in.c", &source, false);
+    sb.write(
+        "check.sh",
+        "#!/bin/sh\ngrep -q garbage \"$1\" && grep -q main \"$1\"\n",
+        true,
+    );
+    let args = [
+        "--oracle",
+        "check.sh",
+        "in.c",
+        "-o",
+        "out.c",
+        "--stats-json",
+        "s.json",
+        "-q",
+    ];
+    assert_exit(&sb.reduce(&args), 0);
+    let s = stats(&sb, "s.json");
+    assert_eq!(s["blocks_fallback"], false, "{s}");
+    let phases: Vec<&str> = s["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    // The second round is the grammar's (its simplify pass, not text's
+    // line pass); only once the grammar's rounds are over do the blocks
+    // get theirs, as a run starting from the result would, so that a
+    // second run changes nothing (checked below).
+    assert_eq!(
+        phases[5..7],
+        ["perses-sweep+drdd", "simplify"],
+        "{phases:?}"
+    );
+    let lines = phases.iter().position(|&p| p == "drdd-lines");
+    assert!(lines.is_none() || lines > Some(9), "{phases:?}");
+    assert_invariants(&sb, "check.sh", "in.c", source.as_bytes(), "out.c", &[]);
+}
