@@ -333,15 +333,13 @@ impl<'a> Stages<'a> {
             // Blocks go on until the grammar's tree takes over (a round
             // after blocks is the first on it); once on the tree, the run
             // stays there.
-            let next = if let Some(plan) = blocks {
-                tree_phase = true;
-                plan
-            } else if stage.fell_back_to_blocks().is_some() {
-                tree_phase = true;
-                Plan::new(strategy, self.lang, bytes.clone())?
-            } else {
-                Plan::on_grammar(strategy, self.lang, bytes.clone())?.for_a_later_round()
+            let fell_back = stage.fell_back_to_blocks().is_some();
+            let next = match blocks {
+                Some(plan) => plan,
+                None if fell_back => Plan::new(strategy, self.lang, bytes.clone())?,
+                None => Plan::on_grammar(strategy, self.lang, bytes.clone())?.for_a_later_round(),
             };
+            tree_phase |= fell_back || next.fell_back_to_blocks().is_some();
             if shrunk_outside {
                 tree_phase = true;
                 self.keep_outside(&next, &bytes, progress, run);

@@ -1,6 +1,6 @@
 //! End-to-end runs of the list algorithms on flat units (issue 2).
 
-use crate::util::{Sandbox, assert_exit, assert_invariants, stats};
+use crate::util::{Sandbox, assert_exit, assert_invariants, phase_names, stats};
 
 #[test]
 fn ddmin_on_the_eight_line_demo_makes_33_oracle_calls() {
@@ -266,12 +266,7 @@ fn the_default_pipeline_drops_whole_lines_of_text_before_tokens() {
     };
     let (auto, auto_out) = calls_and_result(&[], "auto.cfg");
     let (_, tokens_out) = calls_and_result(&["--algo", "drdd"], "tokens.cfg");
-    let phases: Vec<&str> = auto["phases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["name"].as_str().unwrap())
-        .collect();
+    let phases = phase_names(&auto);
     // The tree of blocks first: here every line is its own block, so it
     // deletes lines as the lines pass would.
     assert_eq!(

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::tree::reduce_fixture;
-use crate::util::{Sandbox, assert_exit, assert_invariants, stats, succeeds_quietly};
+use crate::util::{Sandbox, assert_exit, assert_invariants, phase_names, stats, succeeds_quietly};
 
 /// Reduces `input` of `fixture` with the default pipeline and, with
 /// `tree_algos`, with hdd and perses too, each kept interesting, no
@@ -102,12 +102,7 @@ fn a_typescript_file_its_grammar_cannot_parse_reduces_as_text_blocks() {
     // replacements: the string becomes an empty one).
     let out = String::from_utf8(sb.read("out")).unwrap();
     assert!(out.contains(".setFrozen(''"), "{out}");
-    let names: Vec<&str> = s["phases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["name"].as_str().unwrap())
-        .collect();
+    let names = phase_names(&s);
     assert!(names.contains(&"simplify"), "{names:?}");
 }
 

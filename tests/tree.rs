@@ -1,7 +1,7 @@
 //! End-to-end runs of the tree policies on C, C++ and JSON, and the layout
 //! of their results.
 
-use crate::util::{Sandbox, assert_exit, assert_invariants, stats};
+use crate::util::{Sandbox, assert_exit, assert_invariants, phase_names, stats};
 
 /// Reduces `input` of `fixture` with `args` (into `out`, stats in `s.json`),
 /// asserting the invariants every end-to-end run keeps.
@@ -606,12 +606,7 @@ fn a_round_that_leaves_mostly_parse_errors_stays_on_the_grammars_tree() {
     assert_exit(&sb.reduce(&args), 0);
     let s = stats(&sb, "s.json");
     assert_eq!(s["blocks_fallback"], false, "{s}");
-    let phases: Vec<&str> = s["phases"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| p["name"].as_str().unwrap())
-        .collect();
+    let phases = phase_names(&s);
     // The second round is the grammar's (its simplify pass, not text's
     // line pass); only once the grammar's rounds are over do the blocks
     // get theirs, as a run starting from the result would, so that a

@@ -301,6 +301,16 @@ pub fn stats(sb: &Sandbox, name: &str) -> serde_json::Value {
     serde_json::from_slice(&sb.read(name)).unwrap()
 }
 
+/// The names of the phases in stats `s`, in the order they ran.
+pub fn phase_names(s: &serde_json::Value) -> Vec<&str> {
+    s["phases"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect()
+}
+
 /// No process whose command line contains `marker` is alive; any found is
 /// killed (by pid) before the assertion fails.
 pub fn assert_no_process(marker: &str) {

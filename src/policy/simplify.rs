@@ -62,7 +62,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::configuration::{Configuration, Delta, Proposal};
-use crate::grammar::{ANY_CHILD, KindId, Role};
+use crate::grammar::{ANY_CHILD, KindId, ParameterGlobal, Role};
 use crate::policy::Policy;
 use crate::tree::{Liveness, NodeId, Sizes, Tree};
 use crate::units::Units;
@@ -559,12 +559,15 @@ impl Simplify {
             .units
             .join_kept(config, pass.kept_in(tree.tokens(declarator)));
         let added = pass.size.get(declarator) as usize + 1;
-        let mut out: Vec<Proposal> = self
-            .joinable_declarations(n, declarator, item, config)
+        let joinable = if removed > added {
+            self.joinable_declarations(n, declarator, item, rule, config)
+        } else {
+            Vec::new()
+        };
+        let mut out: Vec<Proposal> = joinable
             .into_iter()
-            .filter(|_| removed > added)
-            .map(|(u, text)| {
-                let mut text = text.to_vec();
+            .map(|u| {
+                let mut text = self.units.token_text(config, u).to_vec();
                 text.extend_from_slice(rule.separator.as_bytes());
                 text.push(b' ');
                 text.extend_from_slice(&declared);
@@ -601,38 +604,39 @@ impl Simplify {
 
     /// Up to two live top-level declarations before `item` (nearest
     /// first) whose tokens before their first declarator, up to a paired
-    /// token, end with parameter `n`'s before its `declarator`: each as
-    /// its last declarator's last kept token and that token's text, where
-    /// one more declarator goes.
+    /// token, end with parameter `n`'s before its `declarator`: for each,
+    /// its last declarator's last kept token, after which one more
+    /// declarator goes.
     fn joinable_declarations(
         &self,
         n: NodeId,
         declarator: NodeId,
         item: NodeId,
+        rule: &ParameterGlobal,
         config: &Configuration,
-    ) -> Vec<(u32, Vec<u8>)> {
+    ) -> Vec<u32> {
         let pass = self.pass.as_ref().expect("inside a pass");
         let tree = &self.tree;
-        let rule = tree.grammar.parameter_global(tree.kind(n)).expect("a rule");
-        let config_text = |u: u32| self.units.token_text(config, u);
         let head = |from: u32, to: u32| -> Vec<&[u8]> {
             pass.kept_in(from..to)
                 .take_while(|&u| !tree.grammar.is_paired_token(tree.kind(tree.leaf_of(u))))
-                .map(config_text)
+                .map(|u| self.units.token_text(config, u))
                 .collect()
         };
         let wanted = head(tree.tokens(n).start, tree.tokens(declarator).start);
+        if wanted.is_empty() {
+            return Vec::new();
+        }
         let before = tree.tokens(item).start;
+        let earlier = self
+            .declarations
+            .partition_point(|&d| tree.tokens(d).end <= before);
         let mut out = Vec::new();
-        for &d in self.declarations.iter().rev() {
+        for &d in self.declarations[..earlier].iter().rev() {
             if out.len() == 2 {
                 break;
             }
-            if tree.tokens(d).end > before
-                || tree.kind(d) != rule.declaration
-                || pass.size.get(d) == 0
-                || !pass.live.is_live(d)
-            {
+            if tree.kind(d) != rule.declaration || pass.size.get(d) == 0 || !pass.live.is_live(d) {
                 continue;
             }
             let mut declarators = self.children_in(d, &rule.declaration_declarator);
@@ -640,13 +644,10 @@ impl Simplify {
                 continue;
             };
             let last = declarators.last().unwrap_or(first);
-            let have = head(tree.tokens(d).start, tree.tokens(first).start);
-            if wanted.is_empty() || !have.ends_with(&wanted) {
+            if !head(tree.tokens(d).start, tree.tokens(first).start).ends_with(&wanted) {
                 continue;
             }
-            if let Some(u) = pass.kept_in(tree.tokens(last)).last() {
-                out.push((u, config_text(u).to_vec()));
-            }
+            out.extend(pass.kept_in(tree.tokens(last)).last());
         }
         out
     }
