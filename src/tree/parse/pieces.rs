@@ -14,8 +14,13 @@
 //!   that follows such an end can continue the item before it (as `else`
 //!   continues `if (x) {}`, `;` or a declarator `struct s {}`), so a piece
 //!   that parses without errors is walked whole. A piece with a parse error
-//!   grows to a candidate twice as far; one that reaches the end of the
-//!   input is walked whole, errors and all.
+//!   grows to a candidate twice as far; when its parse is mostly one error
+//!   region (which growing only feeds) or it reaches the end of the input
+//!   with errors, the first piece is
+//!   parsed in halves cut at candidate ends, down to single items, so each
+//!   error stays in its own item: tree-sitter-cpp's recovery from one
+//!   `extern template` declaration it does not know had strung the 63,000
+//!   tokens after it in a libstdc++ unit into one error region.
 //! - Containers (`Pieces::Containers`, JSON): a container (array or object) bigger than a piece is cut: the tree
 //!   around it is parsed with its interior left out, and the interior is
 //!   parsed in runs of elements between its own brackets
@@ -65,33 +70,70 @@ impl Emitter<'_> {
             return Err(GiveUp.into());
         }
         let mut start = 0;
-        loop {
+        // Where the root of the last piece walked ends.
+        let mut root_end = 0;
+        while start < len {
             let mut want = piece_bytes;
-            loop {
+            let mut first_end = None;
+            let end = loop {
                 let end = ends
                     .first_at_or_after(start, start.saturating_add(want))
                     .unwrap_or(len);
-                let last = end == len;
-                let piece = start..end;
-                let tree = self.run(std::slice::from_ref(&piece))?;
+                let first = *first_end.get_or_insert(end);
+                let tree = self.run(std::slice::from_ref(&(start..end)))?;
                 let root = tree.root_node();
-                if last || !root.has_error() || errors_behind(root) {
-                    if self.root.is_none() {
-                        self.open_root(root);
-                    }
-                    self.note_errors(root);
-                    self.children(root, 0..root.child_count(), &Cuts::NONE)?;
-                    self.make_room();
-                    if last {
-                        self.close_root(root.end_byte());
-                        return Ok(());
-                    }
-                    start = end;
-                    break;
+                if !root.has_error() || errors_behind(root) {
+                    root_end = self.walk_piece(root)?;
+                    break end;
+                }
+                if end == len
+                    || (mostly_one_error(root) && unclosed_braces(&self.source[start..end]) == 0)
+                {
+                    // Errors that a longer piece does not mend: the first
+                    // piece's items are parsed in halves until each error
+                    // is alone in its item, so that tree-sitter's recovery
+                    // cannot string the rest of the input into one region.
+                    drop(tree);
+                    let inside = ends.between(start, first);
+                    root_end = self.walk_split(start..first, &inside)?;
+                    break first;
                 }
                 want = want.saturating_mul(2);
-            }
+            };
+            start = end;
         }
+        self.close_root(root_end);
+        Ok(())
+    }
+
+    /// Walks the items of a piece's parse into the tree; returns where
+    /// the piece's root ends.
+    fn walk_piece(&mut self, root: tree_sitter::Node<'_>) -> Result<usize> {
+        if self.root.is_none() {
+            self.open_root(root);
+        }
+        self.note_errors(root);
+        self.children(root, 0..root.child_count(), &Cuts::NONE)?;
+        self.make_room();
+        Ok(root.end_byte())
+    }
+
+    /// Walks `piece`, a run of items with a parse error: whole if it parses
+    /// with its errors behind clean items or is one item (no candidate end
+    /// among `inside`, the candidate ends strictly within it), else its
+    /// two halves in turn, cut at the middle candidate end. Returns where
+    /// the last root walked ends.
+    fn walk_split(&mut self, piece: Range<usize>, inside: &[usize]) -> Result<usize> {
+        let tree = self.run(std::slice::from_ref(&piece))?;
+        let root = tree.root_node();
+        if inside.is_empty() || !root.has_error() || errors_behind(root) {
+            return self.walk_piece(root);
+        }
+        drop(tree);
+        let half = inside.len() / 2;
+        let mid = inside[half];
+        self.walk_split(piece.start..mid, &inside[..half])?;
+        self.walk_split(mid..piece.end, &inside[half + 1..])
     }
 
     /// JSON: the document with its big containers cut.
@@ -211,6 +253,15 @@ impl<I: Iterator<Item = usize>> PieceEnds<I> {
             scan,
             found: VecDeque::new(),
         }
+    }
+
+    /// The candidate ends found so far strictly between `start` and `end`.
+    fn between(&self, start: usize, end: usize) -> Vec<usize> {
+        self.found
+            .iter()
+            .copied()
+            .filter(|&e| e > start && e < end)
+            .collect()
     }
 
     /// The first candidate end at or after `at` of a piece that starts at
@@ -506,9 +557,35 @@ fn errors_behind(root: tree_sitter::Node<'_>) -> bool {
             .is_some_and(|c| !c.has_error())
 }
 
+/// Whether a piece's parse is mostly one error region: the root itself, or
+/// a child of it spanning more than half the piece. Where the piece closes
+/// every brace it opens, growing it only feeds the region (tree-sitter-cpp
+/// strings whatever follows an `extern template` declaration into it);
+/// a piece ending inside a namespace's braces lacks its `}` and is mended
+/// by growing.
+fn mostly_one_error(root: tree_sitter::Node<'_>) -> bool {
+    let half = (root.end_byte() - root.start_byte()) / 2;
+    let mut cursor = root.walk();
+    root.is_error()
+        || root
+            .children(&mut cursor)
+            .any(|c| c.is_error() && c.end_byte() - c.start_byte() > half)
+}
+
 /// How many clean items must end a piece with parse errors for it to be
 /// walked as it is ([`errors_behind`]).
 const CLEAN_ITEMS_AT_END: usize = 8;
+
+/// How many `{` of `text` no later `}` of it closes (a `}` that closes
+/// none is passed over). Braces in literals and comments count too: a
+/// wrong count only makes a piece grow where it could have been split.
+fn unclosed_braces(text: &[u8]) -> usize {
+    text.iter().fold(0usize, |open, &b| match b {
+        b'{' => open + 1,
+        b'}' => open.saturating_sub(1),
+        _ => open,
+    })
+}
 
 /// Where `needle` first occurs in `hay` at or after `from`.
 fn find(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
