@@ -176,6 +176,15 @@ impl BitSet {
         word_mask(range).any(|(w, mask)| mask & self.words[w] != 0)
     }
 
+    /// The first index of `range` the set holds.
+    pub(crate) fn first_in(&self, range: Range<u32>) -> Option<u32> {
+        let range = range.start.min(self.universe)..range.end.min(self.universe);
+        word_mask(range).find_map(|(w, mask)| {
+            let bits = mask & self.words[w];
+            (bits != 0).then(|| w as u32 * 64 + bits.trailing_zeros())
+        })
+    }
+
     /// Whether the set holds every index of `range`.
     #[cfg(test)]
     pub(crate) fn all_in(&self, range: Range<u32>) -> bool {
@@ -297,6 +306,10 @@ mod tests {
             assert_eq!(
                 words.any_in(range.clone()),
                 words.iter().any(|u| range.contains(&u))
+            );
+            assert_eq!(
+                words.first_in(range.clone()),
+                words.iter().find(|u| range.contains(u))
             );
         }
         assert_eq!(set.iter().count() as u32, set.len());

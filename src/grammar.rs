@@ -13,6 +13,7 @@
 
 mod data;
 mod derive;
+pub(crate) mod names;
 
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
@@ -211,6 +212,8 @@ pub struct Grammar {
     /// holding the path, and the kind of path that names a file beside
     /// the includer (C's quoted `"util.h"`, not `<stdio.h>`).
     includes: HashMap<KindId, (String, KindId)>,
+    /// Which nodes declare names, and where (`names`).
+    pub(crate) names: names::NameFacts,
 }
 
 /// How a member access names its member and where members are declared

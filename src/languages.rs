@@ -537,6 +537,27 @@ mod tests {
             for kind in data["identifiers"].as_array().unwrap() {
                 assert!(grammar.is_identifier(kind_id(&text(kind))));
             }
+            let names = &data["names"];
+            let listed = |key: &str| names[key].as_array().into_iter().flatten().map(text);
+            for kind in listed("declarations") {
+                assert!(grammar.names.declares(kind_id(&kind)));
+            }
+            for kind in listed("wrappers") {
+                assert!(grammar.names.wraps(kind_id(&kind)));
+            }
+            for kind in listed("statement_lists") {
+                assert!(grammar.names.holds_statements(kind_id(&kind)));
+            }
+            for (kind, field) in names["path_names"].as_object().into_iter().flatten() {
+                assert_eq!(grammar.names.path_name(kind_id(kind)), field.as_str());
+            }
+            for (kind, rule) in names["bodies"].as_object().into_iter().flatten() {
+                let body = grammar.names.body(kind_id(kind)).unwrap();
+                assert_eq!(body.text.as_ref(), text(&rule["text"]).as_bytes());
+                for with in rule["with"].as_array().into_iter().flatten() {
+                    assert!(body.with.contains(&kind_id(&text(with))));
+                }
+            }
             let replacements = data["replacements"].as_object().unwrap();
             for (key, texts) in replacements {
                 let (kind, field) = match key.split_once(" as ") {

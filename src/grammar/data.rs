@@ -65,6 +65,7 @@ const KEYS: &[&str] = &[
     "unwraps",
     "includes",
     "layout",
+    "names",
 ];
 
 type Object = serde_json::Map<String, Value>;
@@ -101,6 +102,9 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
     }
     apply_kind_lists(grammar, object)?;
     apply_layout(grammar, object)?;
+    if let Some(rule) = object.get("names") {
+        grammar.apply_names(rule)?;
+    }
     apply_replacements(grammar, object)
 }
 

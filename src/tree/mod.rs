@@ -12,6 +12,7 @@
 pub mod blocks;
 mod compact;
 pub(crate) mod layout;
+pub(crate) mod names;
 pub mod parse;
 pub mod sitter;
 #[cfg(test)]
