@@ -62,7 +62,8 @@ fn program(seed: u64, n: usize) -> (String, Vec<String>) {
             }
             names.push(name);
         }
-        text.push_str("  return a;\n}\n");
+        // A variable used once, for the passes that inline or replace it.
+        text.push_str(&format!("  int t{f} = a * 2;\n  return t{f};\n}}\n"));
     }
     let needed = (0..3)
         .map(|_| names[(rng.next() as usize) % names.len()].clone())

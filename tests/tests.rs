@@ -9,6 +9,7 @@ mod flat;
 mod languages;
 mod layout;
 mod multi;
+mod names;
 mod oracle;
 mod reliability;
 mod run_features;

@@ -17,6 +17,8 @@
 //! list of elements (units, or tree nodes); `flat::FlatPolicy` runs one over
 //! the units directly, and the tree policies run them over nodes.
 
+pub mod bodies;
+pub mod bulk;
 pub mod cdd;
 pub mod ddmin;
 pub mod drdd;
@@ -26,14 +28,18 @@ pub mod format;
 mod fuzz_tests;
 pub mod hdd;
 pub mod idreplace;
+pub mod literals;
 pub mod perses;
 pub mod probdd;
 pub mod registry;
 pub mod rename;
 pub mod simplify;
+pub mod substitute;
 pub mod tpdd;
 #[cfg(test)]
 mod tree_tests;
+pub mod unused;
+pub mod uses;
 pub mod wdd;
 pub mod windows;
 

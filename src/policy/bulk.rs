@@ -1,0 +1,274 @@
+//! Many edits at once, split by binary search: the engine of the passes
+//! that find their edits by name (`unused`, `uses`) or by kind (`bodies`).
+//!
+//! Why: on a 1.2 MB C++ unit a test costs a second, and deleting a
+//! function nothing calls one test at a time would take hours. When most
+//! edits of a kind are harmless, proposing all of them at once costs one
+//! test; when some are not, halving the failing chunks finds the harmless
+//! ones in about `k log(n/k)` tests for `k` harmful edits among `n`
+//! (C-Reduce's `pass_clang_binsrch` does the same with clang_delta's
+//! instances).
+//!
+//! Schedule: a *descent* tries the edits in chunks of `chunk` consecutive
+//! seeds, from the first; a chunk that fails is passed over, one that
+//! succeeds is committed and the pass recomputes the seeds on the new
+//! configuration (a deletion may make more names unused) and goes on at
+//! the same position with the same chunk size. After the last chunk the
+//! size halves; after chunks of one, a descent that committed something
+//! is followed by another from the full size, else the policy is done.
+//! A seed that failed alone is not proposed again by this policy: its
+//! key joins `needed` (one `main` in every chunk would otherwise cost a
+//! failing test at every level of every descent).
+//!
+//! Determinism: the seeds are a function of the configuration and the
+//! position and chunk size of the outcomes before, so `-j N` proposes what
+//! `-j 1` does.
+
+use std::ops::Range;
+use std::sync::Arc;
+
+use rustc_hash::FxHashSet;
+
+use crate::configuration::{Configuration, Delta, Proposal};
+use crate::policy::Policy;
+
+/// One edit a source proposes: what it changes, and a key that names it
+/// across passes (the same edit has the same key after other edits).
+#[derive(Clone, Debug)]
+pub(crate) struct Seed {
+    pub proposal: Proposal,
+    pub key: u64,
+}
+
+/// Where a bulk pass's edits come from.
+pub(crate) trait EditSource: Send + Sync + 'static {
+    /// What one pass over a configuration knows besides its seeds (the
+    /// names in use, say), shared by the proposals of the pass.
+    type Pass: Send + Sync + 'static;
+
+    /// The pass's name in stats and progress.
+    fn name(&self) -> &'static str;
+
+    /// The seeds on `config`, in the order chunks take them.
+    fn seeds(&self, config: &Configuration) -> (Self::Pass, Vec<Seed>);
+
+    /// One proposal that applies `seeds` together: by default the union
+    /// of their deletions and rewrites.
+    fn combine(&self, _pass: &Self::Pass, _config: &Configuration, seeds: &[Seed]) -> Proposal {
+        union(seeds)
+    }
+}
+
+/// The union of the seeds' deletions and rewrites.
+pub(crate) fn union(seeds: &[Seed]) -> Proposal {
+    let mut ranges: Vec<Range<u32>> = Vec::new();
+    let mut rewrites = Vec::new();
+    for seed in seeds {
+        ranges.extend(seed.proposal.delta.ranges().iter().cloned());
+        rewrites.extend(seed.proposal.rewrites.iter().cloned());
+    }
+    Proposal {
+        delta: Delta::from_ranges(ranges),
+        rewrites,
+        layout: None,
+    }
+}
+
+/// The seeds of the current pass and what the source knows with them.
+struct PassSeeds<P> {
+    pass: P,
+    seeds: Vec<Seed>,
+}
+
+/// Binary search over the seeds of an [`EditSource`].
+pub(crate) struct Bulk<S: EditSource> {
+    source: Arc<S>,
+    current: Option<Arc<PassSeeds<S::Pass>>>,
+    /// The chunk size of the descent; 0 before the first pass.
+    chunk: usize,
+    /// Where the next chunk starts.
+    at: usize,
+    /// Where the last proposed chunk started.
+    last: usize,
+    /// Whether the current descent committed something.
+    progressed: bool,
+    /// Keys of seeds that failed alone.
+    needed: Arc<FxHashSet<u64>>,
+    /// The key of the last proposal when it was one seed.
+    single: Option<u64>,
+}
+
+impl<S: EditSource> Clone for Bulk<S> {
+    fn clone(&self) -> Self {
+        Bulk {
+            source: Arc::clone(&self.source),
+            current: self.current.clone(),
+            chunk: self.chunk,
+            at: self.at,
+            last: self.last,
+            progressed: self.progressed,
+            needed: Arc::clone(&self.needed),
+            single: self.single,
+        }
+    }
+}
+
+impl<S: EditSource> Bulk<S> {
+    pub(crate) fn new(source: S) -> Self {
+        Bulk {
+            source: Arc::new(source),
+            current: None,
+            chunk: 0,
+            at: 0,
+            last: 0,
+            progressed: false,
+            needed: Arc::default(),
+            single: None,
+        }
+    }
+
+    /// The next chunk's bounds, moving to the next size or descent as the
+    /// chunks run out; `None` when the policy is done.
+    fn next_chunk(&mut self, len: usize) -> Option<Range<usize>> {
+        loop {
+            if len == 0 {
+                return None;
+            }
+            if self.at >= len {
+                if self.chunk > 1 {
+                    self.chunk = self.chunk.div_ceil(2);
+                } else if std::mem::take(&mut self.progressed) {
+                    self.chunk = len;
+                } else {
+                    return None;
+                }
+                self.at = 0;
+                continue;
+            }
+            let end = (self.at + self.chunk).min(len);
+            let chunk = self.at..end;
+            self.last = self.at;
+            self.at = end;
+            return Some(chunk);
+        }
+    }
+}
+
+impl<S: EditSource> Policy for Bulk<S> {
+    fn name(&self) -> String {
+        self.source.name().to_string()
+    }
+
+    fn start_pass(&mut self, config: &Configuration) {
+        let (pass, mut seeds) = self.source.seeds(config);
+        if !self.needed.is_empty() {
+            seeds.retain(|s| !self.needed.contains(&s.key));
+        }
+        let len = seeds.len();
+        if self.chunk == 0 {
+            self.chunk = len.max(1);
+        }
+        self.chunk = self.chunk.min(len.max(1));
+        self.current = Some(Arc::new(PassSeeds { pass, seeds }));
+    }
+
+    fn next_proposal(&mut self, config: &Configuration) -> Option<Proposal> {
+        if let Some(key) = self.single.take() {
+            Arc::make_mut(&mut self.needed).insert(key);
+        }
+        let current = Arc::clone(self.current.as_ref()?);
+        loop {
+            let chunk = self.next_chunk(current.seeds.len())?;
+            let seeds = &current.seeds[chunk.clone()];
+            let proposal = self.source.combine(&current.pass, config, seeds);
+            if proposal.delta.is_empty() && proposal.rewrites.is_empty() {
+                continue;
+            }
+            if chunk.len() == 1 {
+                self.single = Some(seeds[0].key);
+            }
+            return Some(proposal);
+        }
+    }
+
+    fn on_reduced(&mut self, reduced: Option<&Configuration>) -> bool {
+        self.single = None;
+        if reduced.is_none() {
+            return false;
+        }
+        // The committed chunk's seeds are gone: the next ones now start
+        // where it did.
+        self.progressed = true;
+        self.at = self.last;
+        true
+    }
+
+    fn clone_box(&self) -> Box<dyn Policy> {
+        Box::new(self.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::interfaces::{Candidate, Quiet, Verdict};
+    use crate::reducer::Reducer;
+    use crate::units::Units;
+
+    /// Seeds that each delete one unit.
+    struct EveryUnit;
+
+    impl EditSource for EveryUnit {
+        type Pass = ();
+        fn name(&self) -> &'static str {
+            "every-unit"
+        }
+        fn seeds(&self, config: &Configuration) -> ((), Vec<Seed>) {
+            let seeds = config
+                .kept
+                .iter()
+                .map(|u| Seed {
+                    proposal: Proposal::delete(Delta::from_units([u])),
+                    key: u64::from(u),
+                })
+                .collect();
+            ((), seeds)
+        }
+    }
+
+    fn run(units: usize, needed: &[usize]) -> (Vec<u32>, u64) {
+        let pieces: Vec<String> = (0..units).map(|i| format!("u{i}")).collect();
+        let units = Units::from_pieces(&pieces);
+        let needed: Vec<String> = needed.iter().map(|i| format!("u{i} ")).collect();
+        let oracle = |c: &Candidate<'_>| {
+            let text = String::from_utf8_lossy(c.bytes).to_string() + " ";
+            if needed.iter().all(|n| text.contains(n.as_str())) {
+                Verdict::Interesting
+            } else {
+                Verdict::NotInteresting
+            }
+        };
+        let mut reducer = Reducer::new(&units, &oracle);
+        let mut policy: Box<dyn Policy> = Box::new(Bulk::new(EveryUnit));
+        let full = Configuration::full(units.len());
+        let (result, _) = reducer.run(&mut policy, full, &mut Quiet);
+        (result.kept.iter().collect(), reducer.tests_total())
+    }
+
+    #[test]
+    fn harmless_edits_all_go_in_one_test() {
+        let (kept, calls) = run(64, &[]);
+        assert!(kept.is_empty());
+        assert_eq!(calls, 1);
+    }
+
+    #[test]
+    fn a_few_needed_seeds_are_found_by_halving_and_never_proposed_alone_twice() {
+        let (kept, calls) = run(64, &[5, 40]);
+        assert_eq!(kept, vec![5, 40]);
+        // All 64, then halves, quarters, ... down to ones around the two
+        // needed units; then one more descent finds nothing new to try
+        // (the needed seeds are not proposed again).
+        assert!(calls <= 2 * 2 * 6 + 4, "{calls} calls");
+    }
+}
