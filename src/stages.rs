@@ -35,7 +35,7 @@ use crate::interfaces::{
 use crate::journal::{Journal, Replaying, Resumed};
 use crate::languages::Lang;
 use crate::output::Save;
-use crate::pipeline::{Plan, Strategy, restart_variants};
+use crate::pipeline::{Closing, Plan, Strategy, restart_variants};
 use crate::progress::Progress;
 use crate::proposals::Passes;
 use crate::reducer::{Carried, Limits, Reducer, StopReason};
@@ -275,6 +275,8 @@ impl<'a> Stages<'a> {
         let mut stage_text = source.to_vec();
         // A round's tree phase runs while the last one changed something.
         let mut tree_phase = true;
+        // Whether the closing scan has deleted something.
+        let mut lenient_deleted = false;
         loop {
             let stage = reparsed.as_ref().unwrap_or(plan);
             let (mut reducer, units) = self.reducer_for(stage, run);
@@ -287,6 +289,7 @@ impl<'a> Stages<'a> {
                 messages: self.messages,
             };
             let full = Configuration::full(units.len());
+            let ran_tree_phase = tree_phase;
             let (mut result, mut reason, tree_changed) =
                 stage.run_rounds(&mut reducer, full, &mut observer, tree_phase);
             tree_phase = tree_changed;
@@ -294,11 +297,25 @@ impl<'a> Stages<'a> {
             let mut again = reason == StopReason::Finished
                 && stage.reparses_between_rounds()
                 && bytes != stage_text;
+            // A round without the tree phase found nothing: the rounds
+            // end only once the tree phase, too, finds nothing on this
+            // text, as it would in a run starting from it.
+            if !again
+                && !ran_tree_phase
+                && reason == StopReason::Finished
+                && stage.reparses_between_rounds()
+            {
+                (again, tree_phase) = (true, true);
+            }
             // The grammar's rounds are over: a text they left mostly in
             // parse errors also gets the blocks' rounds, as a run starting
             // from it would (so that a second run changes nothing).
+            // Not after the closing scan deleted something: its deletions
+            // may leave parse errors a compiler takes (`f() {}`), which are
+            // the result, not a text the grammar cannot read.
             let mut blocks = None;
             if !again
+                && !lenient_deleted
                 && reason == StopReason::Finished
                 && stage.reparses_between_rounds()
                 && stage.fell_back_to_blocks().is_none()
@@ -316,7 +333,21 @@ impl<'a> Stages<'a> {
                 }
             }
             if !again && reason == StopReason::Finished {
-                (result, reason) = stage.run_closing(&mut reducer, result, &mut observer);
+                let kept = result.len();
+                (result, reason) =
+                    stage.run_closing(&mut reducer, result, &mut observer, Closing::Lenient);
+                // A token the closing scan deleted may free more on a fresh
+                // parse (`println!(x)` minus `!` is a call whose
+                // parentheses may go): another round, so that a second
+                // run changes nothing.
+                again = reason == StopReason::Finished
+                    && stage.reparses_between_rounds()
+                    && result.len() < kept;
+                lenient_deleted |= again;
+                if !again && reason == StopReason::Finished {
+                    (result, reason) =
+                        stage.run_closing(&mut reducer, result, &mut observer, Closing::Finishing);
+                }
                 bytes = units.render(&result);
             }
             if let Some(err) = run.keeper.save_error.take() {

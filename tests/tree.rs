@@ -386,10 +386,22 @@ fn the_last_scan_drops_a_semicolon_and_a_return_type_the_compiler_does_without()
         ["drdd", "hoist", "format"],
         "{phases:?}"
     );
-    let last = &phases[phases.len() - 3];
-    assert_eq!(last["successes"], 2, "{last}");
+    // A scan that deleted something is followed by another round on the
+    // new parse, and the scan again, which finds nothing more.
+    let scans: Vec<&serde_json::Value> = (0..names.len() - 1)
+        .filter(|&i| names[i] == "drdd" && names[i + 1] == "hoist")
+        .map(|i| &phases[i])
+        .collect();
+    let successes: u64 = scans.iter().map(|p| p["successes"].as_u64().unwrap()).sum();
+    assert_eq!(successes, 2, "{scans:?}");
+    assert_eq!(scans.last().unwrap()["successes"], 0, "{scans:?}");
     // Its filter still keeps error regions from the compiler.
-    assert!(last["syntax_rejected"].as_u64().unwrap() > 0, "{last}");
+    assert!(
+        scans
+            .iter()
+            .any(|p| p["syntax_rejected"].as_u64().unwrap() > 0),
+        "{scans:?}"
+    );
     // Its verdicts depend on the text a candidate was proposed from, not on
     // what is committed while it waits: tests ahead change nothing.
     for jobs in ["1", "3"] {
@@ -611,12 +623,13 @@ fn a_round_that_leaves_mostly_parse_errors_stays_on_the_grammars_tree() {
     // line pass); only once the grammar's rounds are over do the blocks
     // get theirs, as a run starting from the result would, so that a
     // second run changes nothing (checked below).
-    assert_eq!(
-        phases[5..7],
-        ["perses-sweep+drdd", "simplify"],
+    let first_round = phases.iter().position(|&p| p == "windows").unwrap();
+    let second_round = &phases[first_round + 1..];
+    let simplify = second_round.iter().position(|&p| p == "simplify");
+    let lines = second_round.iter().position(|&p| p == "drdd-lines");
+    assert!(
+        simplify.is_some() && lines.is_none_or(|l| Some(l) > simplify),
         "{phases:?}"
     );
-    let lines = phases.iter().position(|&p| p == "drdd-lines");
-    assert!(lines.is_none() || lines > Some(9), "{phases:?}");
     assert_invariants(&sb, "check.sh", "in.c", source.as_bytes(), "out.c", &[]);
 }
