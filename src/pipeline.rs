@@ -81,7 +81,8 @@ fn phases_of(algo: &'static Entry, lang: Lang) -> (Vec<&'static Entry>, bool) {
         }
         // Text: the block tree's deletions, then lines and tokens.
         (Role::Pipeline, Lang::Text) => (vec![&PERSES, &DRDD], false),
-        (Role::Pipeline, Lang::Bytes) => (vec![&DRDD], false),
+        // Binary input: deletion, then runs of bytes set to one value.
+        (Role::Pipeline, Lang::Bytes) => (vec![&DRDD, &registry::FILL], false),
         _ => (vec![algo], false),
     }
 }

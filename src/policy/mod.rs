@@ -20,6 +20,7 @@
 pub mod cdd;
 pub mod ddmin;
 pub mod drdd;
+pub mod fill;
 pub mod flat;
 pub mod format;
 #[cfg(test)]

@@ -13,6 +13,7 @@ use std::sync::{Arc, OnceLock};
 use crate::bitset::BitSet;
 use crate::languages::Language;
 use crate::policy::drdd::DrDd;
+use crate::policy::fill::Fill;
 use crate::policy::flat::FlatPolicy;
 use crate::policy::format::{Format, Style};
 use crate::policy::hdd::{Hdd, HddOptions};
@@ -195,8 +196,8 @@ default: perses (sweep schedule, inner drdd) to its fixpoint, then simplify
            only while it found something in the round before); for C,
            a last scan of single-token deletions that may leave missing tokens or
            drop implied types (implicit int and the like); then the whitespace
-           tidied; without a grammar, drdd over lines then over tokens (bytes for
-           binary input).",
+           tidied; without a grammar, drdd over lines then over tokens (binary
+           input: drdd over bytes, then runs of bytes filled with one value).",
         works_on: "tree, rewrites, then tokens",
         tests: "—",
         pick_when: "you want the smallest result",
@@ -439,6 +440,18 @@ pub(crate) static LENIENT_SCAN: Entry = Entry {
     algo: None,
 };
 
+/// Binary input's last pass: what afl-tmin does besides deletion.
+pub(crate) static FILL: Entry = Entry {
+    name: "fill",
+    role: Role::Pass,
+    needs_tree: false,
+    takes_inner: false,
+    builder: Some(|cx| Box::new(Fill::new(cx.units()))),
+    description: "Runs of bytes set to zeros, or to one repeated byte, by halves (binary input's last pass)",
+    guarantee: "none: the size does not change",
+    algo: None,
+};
+
 pub(crate) static RENAME: Entry = Entry {
     name: "rename",
     role: Role::Pass,
@@ -483,6 +496,7 @@ pub static ENTRIES: &[&Entry] = &[
     &IDREPLACE,
     &WINDOWS,
     &LENIENT_SCAN,
+    &FILL,
     &RENAME,
     &FORMAT,
 ];
