@@ -209,9 +209,8 @@ mod tests {
         // A string whose length matters (at least 8 bytes before a NUL),
         // not its bytes: zeros cut it short, its most common byte does not.
         let input = b"\x01\x02abcaaaaa\x00".to_vec();
-        let interesting = |b: &[u8]| {
-            b.len() == 11 && b[..2] == [1, 2] && b[2..10].iter().all(|&c| c != 0)
-        };
+        let interesting =
+            |b: &[u8]| b.len() == 11 && b[..2] == [1, 2] && b[2..10].iter().all(|&c| c != 0);
         let (result, _) = fill(&input, interesting);
         assert_eq!(result, b"\x01\x02aaaaaaaa\x00");
     }
