@@ -21,6 +21,7 @@ use crate::exit::{self, failure};
 use crate::fileset::{FileSet, encode};
 use crate::input::{Input, absolute};
 use crate::interfaces::{Candidate, Verdict, Watch};
+use crate::languages::Lang;
 use crate::oracle::{BuiltIn, Exit, Ran, ScriptOracle, default_timeout, default_work_dir};
 use crate::output::write_atomically;
 use crate::patience::test_patiently;
@@ -39,13 +40,13 @@ pub(crate) fn trusted_oracle(
 ) -> Result<Option<ScriptOracle>> {
     let cancel = Watch::Flag(interrupted);
     let probe = probe(settings, script, input)?;
-    let Some(probe) = with_crash_signature(probe, input, cancel)? else {
+    let Some((probe, first)) = with_crash_signature(probe, input, cancel)? else {
         return Ok(None);
     };
     if settings.print_oracle {
         return Ok(Some(probe));
     }
-    let Some(slowest) = baseline(settings, &probe, input, cancel)? else {
+    let Some(slowest) = baseline(settings, &probe, input, first, cancel)? else {
         return Ok(None);
     };
     let timeout = match settings.timeout {
@@ -61,21 +62,23 @@ pub(crate) fn trusted_oracle(
 
 /// With `--same-crash`, the oracle that keeps the original's crash: its
 /// signature read from one run on the original (exit 3 when it shows
-/// none); `Ok(None)` if a signal came first.
+/// none), that run being the first of the baseline; `Ok(None)` if a signal
+/// came first.
 fn with_crash_signature(
     probe: ScriptOracle,
     input: &Input,
     cancel: Watch<'_>,
-) -> Result<Option<ScriptOracle>> {
+) -> Result<Option<(ScriptOracle, Option<Ran>)>> {
     let Some((builtin, depth)) = probe
         .builtin()
         .and_then(|b| b.same_crash().map(|depth| (b.clone(), depth)))
     else {
-        return Ok(Some(probe));
+        return Ok(Some((probe, None)));
     };
-    let (exit, signature) = probe
+    let (first, signature) = probe
         .crash_signature(&input.source, depth, cancel)
         .map_err(unusable)?;
+    let exit = first.exit;
     if exit == Exit::Cancelled {
         return Ok(None);
     }
@@ -90,9 +93,8 @@ fn with_crash_signature(
             ),
         ));
     };
-    Ok(Some(
-        probe.with_builtin(Some(builtin.with_signature(signature))),
-    ))
+    let probe = probe.with_builtin(Some(builtin.with_signature(signature)));
+    Ok(Some((probe, Some(first))))
 }
 
 /// The oracle as the baseline runs it: the user's timeout, or a generous one.
@@ -135,17 +137,19 @@ fn unusable(e: anyhow::Error) -> anyhow::Error {
 }
 
 /// Runs the oracle `--check-flaky` times on the original, up to `-j` at
-/// once (at -j 2 the two default runs cost the wall time of one); returns
-/// the slowest interesting run's time, `None` if a signal came first, and
-/// an error when a verdict was not interesting.
+/// once (at -j 2 the two default runs cost the wall time of one), `first`
+/// being one of them when a run before gave it; returns the slowest
+/// interesting run's time, `None` if a signal came first, and an error when
+/// a verdict was not interesting.
 fn baseline(
     settings: &Settings,
     probe: &ScriptOracle,
     input: &Input,
+    first: Option<Ran>,
     cancel: Watch<'_>,
 ) -> Result<Option<Duration>> {
-    let mut verdicts = Vec::new();
-    let mut slowest = Duration::ZERO;
+    let mut verdicts: Vec<Ran> = first.into_iter().collect();
+    let mut slowest = first.map_or(Duration::ZERO, |r| r.took);
     let runs = settings.check_flaky as usize;
     'baseline: while verdicts.len() < runs {
         let batch = (runs - verdicts.len()).min(settings.jobs);
@@ -236,6 +240,8 @@ fn not_interesting(
 /// timeout, not two.
 fn refuses_empty(oracle: &ScriptOracle, input: &Input, cancel: Watch<'_>) -> Result<bool> {
     let probes: Vec<(Vec<u8>, &str)> = match &input.files {
+        // A lone newline is text's near-empty file, not binary input's.
+        None if input.lang == Lang::Bytes => vec![(b"".to_vec(), "an empty file")],
         None => vec![
             (b"".to_vec(), "an empty file"),
             (b"\n".to_vec(), "a file holding only a newline"),

@@ -322,16 +322,21 @@ impl ScriptOracle {
 
     /// With `--same-crash`: runs the command once on `bytes` and reads the
     /// crash signature of its output and exit (`None`: it shows none), with
-    /// the exit.
+    /// the run (interesting when it shows one: it shows its own crash).
     pub(crate) fn crash_signature(
         &self,
         bytes: &[u8],
         depth: usize,
         cancel: Watch<'_>,
-    ) -> Result<(Exit, Option<Signature>)> {
+    ) -> Result<(Ran, Option<Signature>)> {
         let f = self.run_once(bytes, cancel)?;
         let signature = BuiltIn::signature_of(f.exit, &f.stdout, &f.stderr, &f.arg, depth);
-        Ok((f.exit, signature))
+        let ran = Ran {
+            exit: f.exit,
+            took: f.took,
+            interesting: signature.is_some(),
+        };
+        Ok((ran, signature))
     }
 
     fn run_once(&self, bytes: &[u8], cancel: Watch<'_>) -> Result<Finished> {

@@ -1,21 +1,24 @@
-//! Runs of bytes set to one value, by halves: the default pipeline's last
-//! pass on binary input, after Dr. DD has deleted what it could.
+//! Runs of bytes set to one value, by halves: binary input's pass between
+//! Dr. DD's blocks and its single-byte scans.
 //!
 //! What afl-tmin does besides deletion (its block normalization, alphabet
 //! and character minimization, all to `'0'`), in one scan per level: blocks
 //! of half the kept bytes, then quarters, and so on down to single bytes;
 //! each block not all zero yet is proposed as zeros, and, if the oracle
 //! refuses that, a block of two bytes or more not uniform yet as its most
-//! common byte repeated (a C string or a payload whose length matters but
-//! whose bytes do not, which zeros would cut short). A block that took a
-//! value is never tried again; its halves are already that value.
+//! common byte but zero, repeated (a C string or a payload whose length
+//! matters but whose bytes do not, which zeros would cut short). A byte
+//! that took a value is never tried again in the pass, nor is a block
+//! whose bytes all did.
 //!
 //! The size never changes here: the pass makes a result read as what it
-//! needs (the bytes still as they were are the ones the bug depends on)
-//! and a cache key shared by more candidates. **Cost:** at most two tests
-//! per block of every level above single bytes and one per byte, so under
-//! 3n for n kept bytes, and as few as one when the whole input may be
-//! zeros. **Guarantee:** none beyond the oracle's verdict on every step.
+//! needs (the bytes still as they were are the ones the bug depends on),
+//! and the single-byte scans after it cheap: deleting any byte of a run of
+//! one value gives the same candidate, which the verdict cache answers.
+//! **Cost:** at most two tests per block of every level above single
+//! bytes and one per byte, so under 3n for n kept bytes, and as few as one
+//! when the whole input may be zeros. **Guarantee:** none beyond the
+//! oracle's verdict on every step.
 
 use std::sync::Arc;
 
@@ -43,6 +46,8 @@ pub(crate) struct Fill {
     /// Where the current block starts in `kept`.
     pos: usize,
     tried: Tried,
+    /// Which of `kept` took a value in this pass (never tried again).
+    filled: Vec<bool>,
 }
 
 impl Fill {
@@ -53,6 +58,7 @@ impl Fill {
             size: 0,
             pos: 0,
             tried: Tried::Nothing,
+            filled: Vec::new(),
         }
     }
 
@@ -113,6 +119,7 @@ impl Policy for Fill {
         if self.size == 0 {
             self.kept = config.kept.iter().collect();
             let len = self.kept.len();
+            self.filled = vec![false; len];
             self.size = if len == 0 {
                 0
             } else {
@@ -134,7 +141,8 @@ impl Policy for Fill {
             }
             let end = (self.pos + self.size).min(self.kept.len());
             let block = &self.kept[self.pos..end];
-            match self.next_fill(config, block) {
+            let filled = self.filled[self.pos..end].iter().all(|&f| f);
+            match self.next_fill(config, block).filter(|_| !filled) {
                 Some((tried, value)) => {
                     self.tried = tried;
                     return Some(self.filled(config, block, value));
@@ -152,7 +160,9 @@ impl Policy for Fill {
             return false;
         }
         // The block took the value: on to the next one.
-        self.pos += self.size;
+        let end = (self.pos + self.size).min(self.kept.len());
+        self.filled[self.pos..end].fill(true);
+        self.pos = end;
         self.tried = Tried::Nothing;
         true
     }
@@ -212,7 +222,9 @@ mod tests {
         let interesting =
             |b: &[u8]| b.len() == 11 && b[..2] == [1, 2] && b[2..10].iter().all(|&c| c != 0);
         let (result, _) = fill(&input, interesting);
-        assert_eq!(result, b"\x01\x02aaaaaaaa\x00");
+        // The last block of the first level took `a`s too, its NUL with
+        // them: a byte that took a value is not tried again.
+        assert_eq!(result, b"\x01\x02aaaaaaaaa");
     }
 
     #[test]

@@ -29,6 +29,7 @@ pub mod hdd;
 pub mod idreplace;
 pub mod perses;
 pub mod probdd;
+pub mod records;
 pub mod registry;
 pub mod rename;
 pub mod simplify;

@@ -19,6 +19,7 @@ use crate::policy::format::{Format, Style};
 use crate::policy::hdd::{Hdd, HddOptions};
 use crate::policy::idreplace::IdReplace;
 use crate::policy::perses::{Perses, PersesOptions};
+use crate::policy::records::Records;
 use crate::policy::rename::Rename;
 use crate::policy::simplify::Simplify;
 use crate::policy::tpdd::{TPdd, TPddOptions};
@@ -440,14 +441,59 @@ pub(crate) static LENIENT_SCAN: Entry = Entry {
     algo: None,
 };
 
-/// Binary input's last pass: what afl-tmin does besides deletion.
+/// Binary input's first pass: length-prefixed records deleted whole.
+pub(crate) static RECORDS: Entry = Entry {
+    name: "records",
+    role: Role::Pass,
+    needs_tree: false,
+    takes_inner: false,
+    builder: Some(|cx| Box::new(Records::new(&cx.units, cx.weights()))),
+    description: "Dr. DD over length-prefixed records found in binary input, each deleted whole",
+    guarantee: "1-minimal in records",
+    algo: None,
+};
+
+/// Binary input: Dr. DD's blocks (its coarse levels) only; its single-byte
+/// scans come after the fill pass, where runs of one byte value make most
+/// of them cache hits.
+pub(crate) static BYTE_BLOCKS: Entry = Entry {
+    name: "byte-blocks",
+    role: Role::Pass,
+    needs_tree: false,
+    takes_inner: false,
+    builder: Some(|cx| Box::new(FlatPolicy::new(Box::new(DrDd::new(Some(0))), cx.weights()))),
+    description: "Dr. DD's coarse levels over bytes, without its single-byte scans (binary input)",
+    guarantee: "none",
+    algo: None,
+};
+
+/// Binary input's last pass: single-byte deletions until a scan deletes
+/// nothing.
+pub(crate) static BYTE_SCANS: Entry = Entry {
+    name: "byte-scans",
+    role: Role::Pass,
+    needs_tree: false,
+    takes_inner: false,
+    builder: Some(|cx| {
+        Box::new(FlatPolicy::new(
+            Box::new(DrDd::single_scans(None)),
+            cx.weights(),
+        ))
+    }),
+    description: "Single-byte deletions until a scan deletes nothing (binary input's last pass)",
+    guarantee: "1-minimal",
+    algo: None,
+};
+
+/// Binary input, between Dr. DD's blocks and its scans: what afl-tmin does
+/// besides deletion.
 pub(crate) static FILL: Entry = Entry {
     name: "fill",
     role: Role::Pass,
     needs_tree: false,
     takes_inner: false,
     builder: Some(|cx| Box::new(Fill::new(cx.units()))),
-    description: "Runs of bytes set to zeros, or to one repeated byte, by halves (binary input's last pass)",
+    description: "Runs of bytes set to zeros, or to one repeated byte, by halves (binary input)",
     guarantee: "none: the size does not change",
     algo: None,
 };
@@ -496,7 +542,10 @@ pub static ENTRIES: &[&Entry] = &[
     &IDREPLACE,
     &WINDOWS,
     &LENIENT_SCAN,
+    &RECORDS,
+    &BYTE_BLOCKS,
     &FILL,
+    &BYTE_SCANS,
     &RENAME,
     &FORMAT,
 ];
