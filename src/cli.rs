@@ -74,7 +74,8 @@ Exit codes:
      library that cannot be used, or several files that cannot be a test
      case (a symlink or special file, no file)
   3  the oracle cannot be trusted: the original input is not interesting (a
-     diagnosis or a recipe to reproduce the check by hand is printed), its
+     diagnosis or a recipe to reproduce the check by hand is printed; with
+     --same-crash, it shows no crash), its
      verdicts on the original disagree (flaky), or it accepts an empty file
   4  the oracle cannot be run (missing, a directory, not executable)
   5  tests could not run for a minute (work directory full or gone, too many

@@ -314,3 +314,24 @@ fn bad_expectations_are_refused_with_one_line_and_exit_2() {
     }
     assert!(!sb.path().join("ran.txt").exists(), "a test ran");
 }
+
+#[test]
+fn a_directory_is_judged_through_its_copy_as_the_placeholder() {
+    let sb = Sandbox::new();
+    fs::create_dir(sb.path().join("proj")).unwrap();
+    sb.write("proj/a.txt", "one\ntwo bug three\n", false);
+    sb.write("proj/b.txt", "x\ny\n", false);
+    let args = ["--run", "grep -rq bug {}", "--expect-exit", "0"];
+    let mut first = args.to_vec();
+    first.extend(["proj", "-q"]);
+    assert_exit(&sb.reduce(&first), 0);
+    assert_eq!(sb.read("proj.reduced/a.txt"), b"bug");
+    assert!(!sb.path().join("proj.reduced/b.txt").exists());
+    assert_eq!(sb.read("proj/b.txt"), b"x\ny\n", "the input was modified");
+    // A second run on the result changes nothing.
+    let mut second = args.to_vec();
+    second.extend(["proj.reduced", "-o", "again", "-q"]);
+    assert_exit(&sb.reduce(&second), 0);
+    assert_eq!(sb.read("again/a.txt"), b"bug");
+    sb.assert_no_temp_left();
+}

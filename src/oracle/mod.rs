@@ -111,6 +111,9 @@ pub(crate) struct Ran {
 /// A finished test process: how it ended, what it printed (when that was
 /// collected), and the path it was given as the candidate.
 struct Finished {
+    /// Whether a process ran at all (an archive that does not decode is
+    /// not interesting without one).
+    ran: bool,
     exit: Exit,
     took: Duration,
     stdout: Vec<u8>,
@@ -306,6 +309,7 @@ impl ScriptOracle {
         let finished = self.run_once(bytes, cancel)?;
         let interesting = match &self.builtin {
             None => finished.exit.interesting(),
+            Some(_) if !finished.ran => false,
             Some(b) => b.judge(
                 finished.exit,
                 &finished.stdout,
@@ -395,6 +399,7 @@ impl ScriptOracle {
     ) -> Result<Finished> {
         let Some(files) = decode(bytes) else {
             return Ok(Finished {
+                ran: false,
                 exit: Exit::Code(1),
                 took: Duration::ZERO,
                 stdout: Vec::new(),
@@ -495,6 +500,7 @@ impl ScriptOracle {
             self.messages.say(&said);
         }
         Ok(Finished {
+            ran: true,
             exit,
             took,
             stdout,
