@@ -37,9 +37,13 @@ Examples (the oracle gets the candidate as $1; it exits 0 while the bug shows):
       gcc -O2 -c -w \"$1\" -o /dev/null 2>&1 | grep -q 'internal compiler error'
     reduce --oracle ./check.sh crash.c           # the result: crash.reduced.c
 
-  A fuzzer's crash input, with no script: the same crash (sanitizer error
-  type and top frames, panic, traceback, assertion, else the signal) as the
-  original's ({} is the candidate's path; without it, the target's stdin)
+  A fuzzer's crash input, byte by byte, for 20 minutes at most, with crash.sh
+      ./fuzz_target \"$1\" 2>&1 | grep -q 'ERROR: AddressSanitizer'
+    reduce --unit byte --max-time 20m --oracle ./crash.sh crash-1a2b -o min.bin
+
+  The same with no script, keeping the original's crash (sanitizer error
+  type and top frames, panic, traceback, assertion, else the signal); {} is
+  the candidate's path (without it, the target's stdin)
     reduce --same-crash --run './fuzz_target {}' crash-1a2b -o min.bin
     reduce --same-crash --run './fuzz_target {}' crash-1a2b --print-oracle > crash.sh
 

@@ -479,7 +479,7 @@ impl ScriptOracle {
         let mut child = command.spawn().map_err(|e| spawn_error(&self.script, e))?;
         let running = RunningGroup::enter(child.id() as i32, self.launcher.is_some());
         let collects = self.verbose || self.memory.is_some() || self.builtin.is_some();
-        let output = collects.then(|| drain_output(&mut child));
+        let output = collects.then(|| drain_output(&mut child, self.builtin.is_some()));
         let exit = self.wait(&mut child, started, cancel);
         drop(running);
         let took = started.elapsed();

@@ -19,8 +19,9 @@ const REAP_WAIT: Duration = Duration::from_millis(500);
 /// process that left the group may hold them open).
 pub(super) const OUTPUT_GRACE: Duration = Duration::from_millis(200);
 
-/// How much of the start, and of the end, of each of a test's stdout and
-/// stderr is kept (for `-v`, `--memory-limit` and the built-in oracle).
+/// How much of the start of each of a test's stdout and stderr is kept
+/// (for `-v`, `--memory-limit` and the built-in oracle, which keeps as
+/// much of the end too).
 const OUTPUT_CAP: usize = 64 * 1024;
 
 /// The environment variable naming the run, set for every process started here.
@@ -328,11 +329,13 @@ pub(super) struct Drain {
     readers: usize,
 }
 
-/// What a reader keeps of one stream: its first [`OUTPUT_CAP`] bytes and
-/// its last (a Python traceback ends a long output).
+/// What a reader keeps of one stream: its first [`OUTPUT_CAP`] bytes, and,
+/// when asked, its last (a Python traceback ends a long output).
 #[derive(Default)]
 struct Kept {
     head: Vec<u8>,
+    /// Whether the last bytes are kept too.
+    keeps_tail: bool,
     tail: Vec<u8>,
     /// Bytes dropped between the head and the tail.
     dropped: bool,
@@ -343,6 +346,9 @@ impl Kept {
         let room = OUTPUT_CAP.saturating_sub(self.head.len());
         let (head, rest) = bytes.split_at(bytes.len().min(room));
         self.head.extend_from_slice(head);
+        if !self.keeps_tail {
+            return;
+        }
         self.tail.extend_from_slice(rest);
         if self.tail.len() > 2 * OUTPUT_CAP {
             let cut = self.tail.len() - OUTPUT_CAP;
@@ -387,11 +393,16 @@ impl Drain {
     }
 }
 
-pub(super) fn drain_output(child: &mut Child) -> Drain {
+/// Starts collecting `child`'s piped stdout and stderr: the first
+/// [`OUTPUT_CAP`] bytes of each, and with `keep_tail` the last too.
+pub(super) fn drain_output(child: &mut Child, keep_tail: bool) -> Drain {
     let (tx, done) = mpsc::channel();
     let mut readers = 0;
     let mut spawn_reader = |mut r: Box<dyn Read + Send>| {
-        let kept = Arc::new(Mutex::new(Kept::default()));
+        let kept = Arc::new(Mutex::new(Kept {
+            keeps_tail: keep_tail,
+            ..Kept::default()
+        }));
         let into = Arc::clone(&kept);
         let tx = tx.clone();
         readers += 1;
