@@ -24,13 +24,13 @@ use crate::interfaces::{Messages, StepLog};
 use crate::journal::{self, Journal, Resumed};
 use crate::multi::{pool_plan, run_set};
 use crate::oracle::{ScriptOracle, kill_strays, resolve_script};
-use crate::output::Destination;
+use crate::output::{Destination, write_stdout};
 use crate::pipeline::Plan;
 use crate::progress::{Printer, Progress};
 use crate::proposals::Passes;
 use crate::reducer::{Limits, StopReason};
 use crate::report;
-use crate::settings::Settings;
+use crate::settings::{Judge, Settings};
 use crate::stages::{Reduced, Stages};
 
 /// Which signal stopped the run, if any (set by the handlers in `main`).
@@ -52,8 +52,13 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
         }
     };
     // Everything that can be checked before the first test is checked now.
-    let script = resolve_script(&settings.oracle)
-        .map_err(|e| failure(exit::ORACLE_UNUSABLE, format!("{e:#}")))?;
+    let script = match &settings.oracle {
+        Judge::Script(path) => {
+            resolve_script(path).map_err(|e| failure(exit::ORACLE_UNUSABLE, format!("{e:#}")))?
+        }
+        // The built-in oracle's command runs through the shell.
+        Judge::Run(_) => PathBuf::from("/bin/sh"),
+    };
     let input = Input::read(settings)?;
     if input.files.is_some() {
         refuse_single_file_flags(settings)?;
@@ -73,6 +78,9 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
         say("reduce: interrupted before the reduction started");
         return Ok(interrupted_code(signals));
     };
+    if print_or_say_the_builtin(settings, &oracle, &say)? {
+        return Ok(exit::OK);
+    }
 
     let destination = &input.destination;
     destination.prepare(&input.source)?;
@@ -130,6 +138,26 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
         return Err(report::flaky_failure(cause, destination));
     }
     exit_code(reason, fault, signals)
+}
+
+/// With `--run`: writes its script instead of reducing (`--print-oracle`;
+/// returns true), or says the crash `--same-crash` keeps.
+fn print_or_say_the_builtin(
+    settings: &Settings,
+    oracle: &ScriptOracle,
+    say: &dyn Fn(&str),
+) -> Result<bool> {
+    let Some(builtin) = oracle.builtin() else {
+        return Ok(false);
+    };
+    if settings.print_oracle {
+        write_stdout(builtin.script().as_bytes())?;
+        return Ok(true);
+    }
+    if let Some(signature) = builtin.signature() {
+        say(&format!("reduce: keeping the crash {signature}"));
+    }
+    Ok(false)
 }
 
 /// Writes the final result: not when the run stopped while replaying a

@@ -21,10 +21,11 @@ use crate::exit::{self, failure};
 use crate::fileset::{FileSet, encode};
 use crate::input::{Input, absolute};
 use crate::interfaces::{Candidate, Verdict, Watch};
-use crate::oracle::{Exit, ScriptOracle, default_timeout, default_work_dir};
+use crate::languages::Lang;
+use crate::oracle::{BuiltIn, Exit, Ran, ScriptOracle, default_timeout, default_work_dir};
 use crate::output::write_atomically;
 use crate::patience::test_patiently;
-use crate::settings::Settings;
+use crate::settings::{Judge, Settings};
 
 /// How long the baseline runs of the original may take without `--timeout`.
 const BASELINE_TIMEOUT: Duration = Duration::from_secs(300);
@@ -39,7 +40,13 @@ pub(crate) fn trusted_oracle(
 ) -> Result<Option<ScriptOracle>> {
     let cancel = Watch::Flag(interrupted);
     let probe = probe(settings, script, input)?;
-    let Some(slowest) = baseline(settings, &probe, input, cancel)? else {
+    let Some((probe, first)) = with_crash_signature(probe, input, cancel)? else {
+        return Ok(None);
+    };
+    if settings.print_oracle {
+        return Ok(Some(probe));
+    }
+    let Some(slowest) = baseline(settings, &probe, input, first, cancel)? else {
         return Ok(None);
     };
     let timeout = match settings.timeout {
@@ -51,6 +58,43 @@ pub(crate) fn trusted_oracle(
         return Ok(None);
     }
     Ok(Some(oracle))
+}
+
+/// With `--same-crash`, the oracle that keeps the original's crash: its
+/// signature read from one run on the original (exit 3 when it shows
+/// none), that run being the first of the baseline; `Ok(None)` if a signal
+/// came first.
+fn with_crash_signature(
+    probe: ScriptOracle,
+    input: &Input,
+    cancel: Watch<'_>,
+) -> Result<Option<(ScriptOracle, Option<Ran>)>> {
+    let Some((builtin, depth)) = probe
+        .builtin()
+        .and_then(|b| b.same_crash().map(|depth| (b.clone(), depth)))
+    else {
+        return Ok(Some((probe, None)));
+    };
+    let (first, signature) = probe
+        .crash_signature(&input.source, depth, cancel)
+        .map_err(unusable)?;
+    let exit = first.exit;
+    if exit == Exit::Cancelled {
+        return Ok(None);
+    }
+    let Some(signature) = signature else {
+        return Err(failure(
+            exit::NOT_INTERESTING,
+            format!(
+                "--same-crash: the original shows no crash to keep: `{}` gave {exit} with no \
+                 sanitizer report, panic, traceback, failed assertion or fatal signal; \
+                 say what to keep with --expect-*",
+                builtin.command()
+            ),
+        ));
+    };
+    let probe = probe.with_builtin(Some(builtin.with_signature(signature)));
+    Ok(Some((probe, Some(first))))
 }
 
 /// The oracle as the baseline runs it: the user's timeout, or a generous one.
@@ -68,6 +112,14 @@ fn probe(settings: &Settings, script: &Path, input: &Input) -> Result<ScriptOrac
         None => None,
     };
     let timeout = settings.timeout.unwrap_or(BASELINE_TIMEOUT);
+    let builtin = match &settings.oracle {
+        Judge::Script(_) => None,
+        Judge::Run(spec) => {
+            let cwd = std::env::current_dir().context("cannot read the current directory")?;
+            let secs = settings.timeout.map(|t| t.as_secs_f64());
+            Some(BuiltIn::new(spec.clone(), cwd, secs))
+        }
+    };
     Ok(
         ScriptOracle::new(script.to_path_buf(), input.file_name.clone(), timeout)
             .with_work_dir(work_dir)
@@ -75,7 +127,8 @@ fn probe(settings: &Settings, script: &Path, input: &Input) -> Result<ScriptOrac
             .with_launcher(settings.launcher.clone())
             .with_verbose(settings.verbose)
             .with_memory_limit(settings.memory_limit)
-            .with_tree(input.files.as_ref().map(FileSet::layout)),
+            .with_tree(input.files.as_ref().map(FileSet::layout))
+            .with_builtin(builtin),
     )
 }
 
@@ -84,40 +137,42 @@ fn unusable(e: anyhow::Error) -> anyhow::Error {
 }
 
 /// Runs the oracle `--check-flaky` times on the original, up to `-j` at
-/// once (at -j 2 the two default runs cost the wall time of one); returns
-/// the slowest interesting run's time, `None` if a signal came first, and
-/// an error when a verdict was not interesting.
+/// once (at -j 2 the two default runs cost the wall time of one), `first`
+/// being one of them when a run before gave it; returns the slowest
+/// interesting run's time, `None` if a signal came first, and an error when
+/// a verdict was not interesting.
 fn baseline(
     settings: &Settings,
     probe: &ScriptOracle,
     input: &Input,
+    first: Option<Ran>,
     cancel: Watch<'_>,
 ) -> Result<Option<Duration>> {
-    let mut verdicts = Vec::new();
-    let mut slowest = Duration::ZERO;
+    let mut verdicts: Vec<Ran> = first.into_iter().collect();
+    let mut slowest = first.map_or(Duration::ZERO, |r| r.took);
     let runs = settings.check_flaky as usize;
     'baseline: while verdicts.len() < runs {
         let batch = (runs - verdicts.len()).min(settings.jobs);
         for result in run_at_once(probe, &vec![&input.source[..]; batch], cancel) {
-            let (exit, took) = result.map_err(unusable)?;
-            if exit == Exit::Cancelled {
+            let ran = result.map_err(unusable)?;
+            if ran.exit == Exit::Cancelled {
                 return Ok(None);
             }
-            if exit.interesting() {
-                slowest = slowest.max(took);
+            if ran.interesting {
+                slowest = slowest.max(ran.took);
             }
-            verdicts.push(exit);
-            if exit == Exit::Timeout {
+            verdicts.push(ran);
+            if ran.exit == Exit::Timeout {
                 break 'baseline; // another run would only wait as long again
             }
         }
     }
-    let passes = verdicts.iter().filter(|e| e.interesting()).count();
+    let passes = verdicts.iter().filter(|r| r.interesting).count();
     if passes > 0 && passes < verdicts.len() {
         return Err(failure(exit::NOT_INTERESTING, flaky_message(&verdicts)));
     }
     if passes == 0 {
-        return not_interesting(settings, probe, input, verdicts[0], cancel);
+        return not_interesting(settings, probe, input, verdicts[0].exit, cancel);
     }
     Ok(Some(slowest))
 }
@@ -131,6 +186,17 @@ fn not_interesting(
     verdict: Exit,
     cancel: Watch<'_>,
 ) -> Result<Option<Duration>> {
+    if let Some(builtin) = probe.builtin() {
+        return Err(failure(
+            exit::NOT_INTERESTING,
+            format!(
+                "the original input is not interesting: `{}` gave {verdict} on it, \
+                 where {} was expected (--print-oracle writes the check as a script to try by hand)",
+                builtin.command(),
+                builtin.expected()
+            ),
+        ));
+    }
     if input.files.is_some() {
         return Err(failure(
             exit::NOT_INTERESTING,
@@ -174,6 +240,8 @@ fn not_interesting(
 /// timeout, not two.
 fn refuses_empty(oracle: &ScriptOracle, input: &Input, cancel: Watch<'_>) -> Result<bool> {
     let probes: Vec<(Vec<u8>, &str)> = match &input.files {
+        // A lone newline is text's near-empty file, not binary input's.
+        None if input.lang == Lang::Bytes => vec![(b"".to_vec(), "an empty file")],
         None => vec![
             (b"".to_vec(), "an empty file"),
             (b"\n".to_vec(), "a file holding only a newline"),
@@ -194,11 +262,11 @@ fn refuses_empty(oracle: &ScriptOracle, input: &Input, cancel: Watch<'_>) -> Res
     let inputs: Vec<&[u8]> = tried.iter().map(|(bytes, _)| &bytes[..]).collect();
     let exits = run_at_once(oracle, &inputs, cancel);
     for ((_, what), result) in tried.into_iter().zip(exits) {
-        let (exit, _) = result.map_err(unusable)?;
-        if exit == Exit::Cancelled {
+        let ran = result.map_err(unusable)?;
+        if ran.exit == Exit::Cancelled {
             return Ok(false);
         }
-        if exit.interesting() {
+        if ran.interesting {
             return Err(failure(
                 exit::NOT_INTERESTING,
                 format!(
@@ -248,11 +316,7 @@ pub(crate) fn still_interesting(
 
 /// Runs `oracle` on every one of `inputs` at once, a thread each; the
 /// results in the order of `inputs`.
-fn run_at_once(
-    oracle: &ScriptOracle,
-    inputs: &[&[u8]],
-    cancel: Watch<'_>,
-) -> Vec<Result<(Exit, Duration)>> {
+fn run_at_once(oracle: &ScriptOracle, inputs: &[&[u8]], cancel: Watch<'_>) -> Vec<Result<Ran>> {
     std::thread::scope(|scope| {
         let handles: Vec<_> = inputs
             .iter()
@@ -325,9 +389,9 @@ fn explain_not_interesting(recipe: String, by_hand: Option<&ByHand>, input: &Pat
     message
 }
 
-fn flaky_message(verdicts: &[Exit]) -> String {
-    let passes = verdicts.iter().filter(|e| e.interesting()).count();
-    let list: Vec<String> = verdicts.iter().map(|e| e.to_string()).collect();
+fn flaky_message(verdicts: &[Ran]) -> String {
+    let passes = verdicts.iter().filter(|r| r.interesting).count();
+    let list: Vec<String> = verdicts.iter().map(|r| r.exit.to_string()).collect();
     format!(
         "the oracle is flaky: it passed {passes} of {} runs on the original input ({}). \
          Reducing with it would go astray; make it deterministic (fixed seeds, no timing, \

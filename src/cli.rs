@@ -20,6 +20,7 @@ use clap::{Parser, Subcommand};
 
 use crate::exit::{self, failure};
 use crate::languages::{Lang, Language};
+use crate::oracle::{DEFAULT_DEPTH, Expectations, RunSpec, signal_names, signal_number};
 use crate::pipeline::Strategy;
 use crate::policy::format::Style;
 use crate::policy::hdd::HddOptions;
@@ -27,7 +28,7 @@ use crate::policy::perses::{PersesOptions, PersesSchedule};
 use crate::policy::registry::{self, Entry, Tuning};
 use crate::policy::tpdd::TPddOptions;
 use crate::policy::{Minimizer, MinimizerSettings};
-use crate::settings::{LlmEndpoint, Settings, parse_duration, parse_size};
+use crate::settings::{Judge, LlmEndpoint, Settings, parse_duration, parse_size};
 use crate::units::UnitKind;
 
 pub const AFTER_HELP: &str = "\
@@ -39,6 +40,15 @@ Examples (the oracle gets the candidate as $1; it exits 0 while the bug shows):
   A fuzzer's crash input, byte by byte, for 20 minutes at most, with crash.sh
       ./fuzz_target \"$1\" 2>&1 | grep -q 'ERROR: AddressSanitizer'
     reduce --unit byte --max-time 20m --oracle ./crash.sh crash-1a2b -o min.bin
+
+  The same with no script, keeping the original's crash (sanitizer error
+  type and top frames, panic, traceback, assertion, else the signal); {} is
+  the candidate's path (without it, the target's stdin)
+    reduce --same-crash --run './fuzz_target {}' crash-1a2b -o min.bin
+    reduce --same-crash --run './fuzz_target {}' crash-1a2b --print-oracle > crash.sh
+
+  A command judged by what it does instead of a script
+    reduce --run 'python3 parse.py {}' --expect-stderr 'KeyError' in.json
 
   A JSON document that jq rejects though Python accepts it, with json.sh
       ! jq . \"$1\" >/dev/null 2>&1 && python3 -m json.tool \"$1\" >/dev/null
@@ -68,7 +78,8 @@ Exit codes:
      library that cannot be used, or several files that cannot be a test
      case (a symlink or special file, no file)
   3  the oracle cannot be trusted: the original input is not interesting (a
-     diagnosis or a recipe to reproduce the check by hand is printed), its
+     diagnosis or a recipe to reproduce the check by hand is printed; with
+     --same-crash, it shows no crash), its
      verdicts on the original disagree (flaky), or it accepts an empty file
   4  the oracle cannot be run (missing, a directory, not executable)
   5  tests could not run for a minute (work directory full or gone, too many
@@ -196,6 +207,7 @@ pub enum Command {
     about,
     after_help = AFTER_HELP,
     override_usage = "reduce [OPTIONS] --oracle <SCRIPT> <INPUT>\n       \
+                      reduce [OPTIONS] --run <CMD> (--same-crash | --expect-...) <INPUT>\n       \
                       reduce --list-algos\n       \
                       reduce completions <SHELL>\n       \
                       reduce man",
@@ -219,14 +231,56 @@ pub struct Cli {
     #[arg(long, value_name = "GLOB", help_heading = "Input")]
     pub(crate) exclude: Vec<String>,
 
-    /// The interestingness test: an executable that exits 0 while the candidate is interesting.
-    #[arg(
-        long,
-        value_name = "SCRIPT",
-        required_unless_present = "list_algos",
-        help_heading = "Oracle"
-    )]
+    /// The interestingness test: an executable that exits 0 while the
+    /// candidate is interesting (or give --run).
+    #[arg(long, value_name = "SCRIPT", help_heading = "Oracle")]
     pub(crate) oracle: Option<PathBuf>,
+
+    /// Instead of --oracle: a shell command run on each candidate (`{}` is
+    /// its path; without `{}` it is the command's stdin), in the current
+    /// directory, judged by --same-crash and the --expect-* options given.
+    #[arg(long, value_name = "CMD", help_heading = "Built-in oracle")]
+    pub(crate) run: Option<String>,
+
+    /// With --run: interesting iff the command crashes as it does on the
+    /// original: the same sanitizer error type and top frames, Rust or Go
+    /// panic, Python exception and innermost frames, or assertion; else the
+    /// same fatal signal. The signature is printed at the start.
+    #[arg(long, help_heading = "Built-in oracle")]
+    pub(crate) same_crash: bool,
+
+    /// --same-crash: how many stack frames the signature keeps [default: 3].
+    #[arg(long, value_name = "N", help_heading = "Built-in oracle")]
+    pub(crate) signature_frames: Option<usize>,
+
+    /// With --run: interesting only if the command exits with CODE (a
+    /// signal N counts as 128+N, as a shell reports it).
+    #[arg(long, value_name = "CODE", help_heading = "Built-in oracle")]
+    pub(crate) expect_exit: Option<String>,
+
+    /// With --run: interesting only if a signal kills the command
+    /// (SIGSEGV, SEGV, 11, ...).
+    #[arg(long, value_name = "SIG", help_heading = "Built-in oracle")]
+    pub(crate) expect_signal: Option<String>,
+
+    /// With --run: interesting only if the command's stdout matches REGEX
+    /// (Rust regex syntax; `^` and `$` match at line ends).
+    #[arg(long, value_name = "REGEX", help_heading = "Built-in oracle")]
+    pub(crate) expect_stdout: Option<String>,
+
+    /// With --run: interesting only if the command's stderr matches REGEX.
+    #[arg(long, value_name = "REGEX", help_heading = "Built-in oracle")]
+    pub(crate) expect_stderr: Option<String>,
+
+    /// With --run: interesting only if the command runs past --timeout (a
+    /// hang); needs --timeout.
+    #[arg(long, help_heading = "Built-in oracle")]
+    pub(crate) expect_timeout: bool,
+
+    /// With --run: print the built-in oracle as an equivalent shell script
+    /// (to edit, then give to --oracle) and exit without reducing.
+    #[arg(long, help_heading = "Built-in oracle")]
+    pub(crate) print_oracle: bool,
 
     /// Seconds before a test is killed and counted as not interesting
     /// [default: 10× the original's run time, between 1 and 300].
@@ -519,10 +573,11 @@ impl Cli {
     /// them.
     ///
     /// # Panics
-    /// When clap let through a reduction without INPUT or `--oracle` (it
-    /// requires them unless `--list-algos` or a subcommand is given).
+    /// When clap let through a reduction without INPUT (it requires one
+    /// unless `--list-algos` or a subcommand is given).
     pub fn settings(self) -> Result<Settings> {
         let max_time = self.check()?;
+        let oracle = self.judge()?;
         let memory_limit = self
             .memory_limit
             .as_deref()
@@ -539,7 +594,8 @@ impl Cli {
             input: self.input.first().cloned().expect("clap requires INPUT"),
             inputs: self.input,
             exclude: self.exclude,
-            oracle: self.oracle.expect("clap requires --oracle"),
+            oracle,
+            print_oracle: self.print_oracle,
             timeout: self.timeout.map(Duration::from_secs_f64),
             jobs,
             cache: !self.no_cache,
@@ -570,6 +626,116 @@ impl Cli {
             propose_with: self.propose_with,
             llm,
             retest_every: self.retest_every,
+        })
+    }
+
+    /// The test: `--oracle`'s script, or `--run`'s command with what to
+    /// expect of it; one line and exit 2 when neither or both are given, or
+    /// an expectation cannot be read.
+    fn judge(&self) -> Result<Judge> {
+        let usage = |message: String| Err(failure(exit::USAGE, message));
+        let run_only = [
+            (self.same_crash, "--same-crash"),
+            (self.signature_frames.is_some(), "--signature-frames"),
+            (self.expect_exit.is_some(), "--expect-exit"),
+            (self.expect_signal.is_some(), "--expect-signal"),
+            (self.expect_stdout.is_some(), "--expect-stdout"),
+            (self.expect_stderr.is_some(), "--expect-stderr"),
+            (self.expect_timeout, "--expect-timeout"),
+            (self.print_oracle, "--print-oracle"),
+        ];
+        let command = match (&self.oracle, &self.run) {
+            (Some(_), Some(_)) => {
+                return usage("give either --oracle SCRIPT or --run CMD, not both".into());
+            }
+            (None, None) => {
+                return usage(
+                    "no test given: --oracle SCRIPT (exits 0 while the bug shows), \
+                     or --run 'CMD {}' with --same-crash or --expect-*"
+                        .into(),
+                );
+            }
+            (Some(script), None) => {
+                if let Some((_, flag)) = run_only.iter().find(|(given, _)| *given) {
+                    return usage(format!("{flag} goes with --run CMD, not with --oracle"));
+                }
+                return Ok(Judge::Script(script.clone()));
+            }
+            (None, Some(command)) => command,
+        };
+        if command.trim().is_empty() {
+            return usage("--run is empty: give the command, e.g. --run './target {}'".into());
+        }
+        let expect = self.expectations()?;
+        if !expect.any() {
+            return usage(
+                "--run needs what to expect: --same-crash, or --expect-exit, --expect-signal, \
+                 --expect-stdout, --expect-stderr or --expect-timeout"
+                    .into(),
+            );
+        }
+        Ok(Judge::Run(RunSpec {
+            command: command.clone(),
+            expect,
+        }))
+    }
+
+    /// `--run`'s expectations, each checked.
+    fn expectations(&self) -> Result<Expectations> {
+        let usage = |message: String| failure(exit::USAGE, message);
+        let exit = match &self.expect_exit {
+            None => None,
+            Some(text) => match text.trim().parse::<i32>() {
+                Ok(code) if (0..=255).contains(&code) => Some(code),
+                _ => {
+                    return Err(usage(format!(
+                        "--expect-exit {text}: not an exit status (0 to 255)"
+                    )));
+                }
+            },
+        };
+        let signal = match &self.expect_signal {
+            None => None,
+            Some(name) => Some(signal_number(name.trim()).ok_or_else(|| {
+                usage(format!(
+                    "--expect-signal {name}: unknown signal; use a number or one of {}",
+                    signal_names().join(", ")
+                ))
+            })?),
+        };
+        let regex = |flag: &str, text: &Option<String>| -> Result<Option<regex::Regex>> {
+            let Some(text) = text else {
+                return Ok(None);
+            };
+            let built = regex::RegexBuilder::new(text).multi_line(true).build();
+            built.map(Some).map_err(|e| {
+                let why = e.to_string();
+                let why = why.lines().last().unwrap_or_default().trim();
+                let why = why.trim_start_matches("error: ");
+                usage(format!("{flag} {text}: not a regular expression ({why})"))
+            })
+        };
+        let same_crash = match (self.same_crash, self.signature_frames) {
+            (false, Some(_)) => {
+                return Err(usage("--signature-frames goes with --same-crash".into()));
+            }
+            (_, Some(0)) => return Err(usage("--signature-frames must be at least 1".into())),
+            (true, depth) => Some(depth.unwrap_or(DEFAULT_DEPTH)),
+            (false, None) => None,
+        };
+        if self.expect_timeout && self.timeout.is_none() {
+            return Err(usage(
+                "--expect-timeout needs --timeout SECS: how long a run must last to count as a hang"
+                    .into(),
+            ));
+        }
+        Ok(Expectations {
+            exit,
+            signal,
+            stdout: regex("--expect-stdout", &self.expect_stdout)?,
+            stderr: regex("--expect-stderr", &self.expect_stderr)?,
+            timeout: self.expect_timeout,
+            same_crash,
         })
     }
 

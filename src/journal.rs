@@ -29,7 +29,7 @@ use crate::cache::key_of;
 use crate::exit::{self, failure};
 use crate::interfaces::{Messages, VerdictLog};
 use crate::languages::Lang;
-use crate::settings::Settings;
+use crate::settings::{Judge, Settings};
 
 /// The first word of the header, and the format's version.
 const MAGIC: &str = "reduce-journal 1";
@@ -60,6 +60,11 @@ pub(crate) fn run_hash(
     part(beside);
     part(script.as_os_str().as_encoded_bytes());
     part(&fs::read(script).unwrap_or_default());
+    if let Judge::Run(spec) = &settings.oracle {
+        part(format!("{spec:?}").as_bytes());
+        let cwd = std::env::current_dir().unwrap_or_default();
+        part(cwd.as_os_str().as_encoded_bytes());
+    }
     for copy in &settings.copy {
         part(copy.as_os_str().as_encoded_bytes());
         part(&fs::read(copy).unwrap_or_default());

@@ -168,6 +168,16 @@ fn is_special(path: &Path) -> bool {
     fs::metadata(path).is_ok_and(|m| !m.is_file() && !m.is_dir())
 }
 
+/// Writes `bytes` on standard output (what a run prints instead of
+/// reducing, e.g. `--print-oracle`'s script).
+pub(crate) fn write_stdout(bytes: &[u8]) -> Result<()> {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    out.write_all(bytes)
+        .and_then(|()| out.flush())
+        .context("cannot write to standard output")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -97,7 +97,12 @@ fn phases_of(algo: &'static Entry, lang: Lang) -> (Vec<&'static Entry>, bool) {
         ),
         // Text: the block tree's deletions, then lines and tokens.
         (Role::Pipeline, Lang::Text) => (vec![&PERSES, &DRDD], false),
-        (Role::Pipeline, Lang::Bytes) => (vec![&DRDD], false),
+        // Binary input: whole records, blocks of bytes, runs of bytes set
+        // to one value, then single bytes (runs of one value are cache hits).
+        (Role::Pipeline, Lang::Bytes) => {
+            use registry::{BYTE_BLOCKS, BYTE_SCANS, FILL, RECORDS};
+            (vec![&RECORDS, &BYTE_BLOCKS, &FILL, &BYTE_SCANS], false)
+        }
         _ => (vec![algo], false),
     }
 }

@@ -10,6 +10,7 @@ use std::time::Duration;
 use anyhow::{Context, Result, bail};
 
 use crate::languages::Lang;
+use crate::oracle::RunSpec;
 use crate::pipeline::Strategy;
 
 /// One run's settings.
@@ -21,8 +22,12 @@ pub struct Settings {
     pub(crate) inputs: Vec<PathBuf>,
     /// Globs of files of a set left untouched (`--exclude`).
     pub(crate) exclude: Vec<String>,
-    /// The interestingness test, as given.
-    pub(crate) oracle: PathBuf,
+    /// The interestingness test, as given: a script, or a command with
+    /// what to expect of it.
+    pub(crate) oracle: Judge,
+    /// Write the built-in oracle as a shell script on stdout instead of
+    /// reducing (`--print-oracle`).
+    pub(crate) print_oracle: bool,
     /// How long a test may run (`None`: from the original's run time).
     pub(crate) timeout: Option<Duration>,
     /// Tests to run at once (at least 1).
@@ -74,6 +79,16 @@ pub struct Settings {
     pub(crate) llm: Option<LlmEndpoint>,
     /// Re-test the current best after this many successes (0: only at the end).
     pub(crate) retest_every: u32,
+}
+
+/// What judges a candidate.
+#[derive(Clone, Debug)]
+pub(crate) enum Judge {
+    /// `--oracle SCRIPT`: interesting iff it exits 0.
+    Script(PathBuf),
+    /// `--run CMD` with `--expect-*` or `--same-crash`: interesting iff
+    /// every expectation holds.
+    Run(RunSpec),
 }
 
 /// An OpenAI-compatible chat endpoint (`--llm-url`, `--llm-model`).

@@ -38,7 +38,9 @@ pub struct Units {
     source: Vec<u8>,
     /// `starts[i]` is where unit `i` begins; unit `i` ends where `i + 1` begins.
     starts: Vec<u32>,
-    /// Whether rendering keeps tokens apart when deletions make them adjacent.
+    /// Whether rendering keeps tokens apart when deletions make them
+    /// adjacent, and a rewritten unit keeps the whitespace after it (bytes
+    /// and lines are rewritten whole).
     separate_tokens: bool,
     /// Whether tokens a deletion brings together may share a line that a
     /// line break stood between (text, whose lines mean nothing the
@@ -205,10 +207,13 @@ impl Units {
                     i = next_rewrite;
                 } else {
                     let text = &config.rewrites[&i];
-                    let own = self.text(i);
-                    let token_len = own.len() - trailing_space(own);
                     let mut piece = text.to_vec();
-                    piece.extend_from_slice(&own[token_len..]);
+                    // A token keeps the whitespace after it; a byte (or a
+                    // line) is replaced whole.
+                    if self.separate_tokens {
+                        let own = self.text(i);
+                        piece.extend_from_slice(&own[own.len() - trailing_space(own)..]);
+                    }
                     self.push_piece(&mut out, &piece, true, i);
                     prev_kept = Some(i);
                     i += 1;
@@ -424,6 +429,19 @@ pub(crate) fn token_starts(source: &[u8]) -> Vec<u32> {
 mod tests {
     use super::*;
     use crate::configuration::{Delta, Proposal};
+
+    #[test]
+    fn a_rewritten_byte_is_replaced_whole_even_when_it_is_whitespace() {
+        let units = Units::flat(b"a \nb".to_vec(), UnitKind::Byte);
+        let zero: std::sync::Arc<[u8]> = std::sync::Arc::from(&[0u8][..]);
+        let proposal = Proposal {
+            delta: Delta::new(),
+            rewrites: vec![(1, zero.clone()), (2, zero.clone()), (3, zero)],
+            layout: None,
+        };
+        let config = Configuration::full(4).apply(&proposal).unwrap();
+        assert_eq!(units.render(&config), b"a\0\0\0");
+    }
 
     fn pieces(units: &Units) -> Vec<String> {
         (0..units.len())

@@ -2,6 +2,7 @@
 //!
 //! All integration tests build as this one binary (see `[[test]]` in Cargo.toml).
 
+mod builtin;
 mod cluster;
 mod determinism;
 mod faults;

@@ -72,6 +72,7 @@ fn help_has_worked_examples_and_the_exit_codes() {
     for example in [
         "reduce --oracle ./check.sh crash.c", // a compiler crash in C
         "reduce --unit byte --max-time 20m --oracle", // a fuzzer's crash
+        "reduce --same-crash --run './fuzz_target {}'", // the same, no script
         "reduce --oracle ./json.sh big.json", // a JSON parser bug
         "| reduce -q --oracle ./check.sh - -o - |", // a shell pipeline
         "internal compiler error",            // the oracles, too

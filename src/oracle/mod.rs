@@ -22,10 +22,12 @@
 //! The processes' groups and strays are `process.rs`'s business, where
 //! test directories go `workdir.rs`'s.
 
+mod builtin;
 mod fault;
 mod memory;
 mod outside;
 mod process;
+mod signature;
 mod workdir;
 
 use std::ffi::OsString;
@@ -42,6 +44,7 @@ use crate::atomic_write::make_parent;
 use crate::fileset::{FirstArg, TreeLayout, decode};
 use crate::interfaces::{Candidate, Fault, Messages, Oracle, TestOutcome, Verdict, Watch};
 use crate::progress::Printer;
+pub(crate) use builtin::{BuiltIn, Expectations, RunSpec};
 use fault::{LAUNCHER_FAILED, Step, fault_of, launcher_fault};
 pub(crate) use memory::{MemoryLimit, size_name};
 pub(crate) use outside::{Outside, split_proposals};
@@ -51,6 +54,7 @@ use process::{
     ExitWaiter, OUTPUT_GRACE, RUN_MARKER_VAR, RunningGroup, become_subreaper, drain_output,
     kill_group, run_marker, signal_group, wait_until_group_gone,
 };
+pub(crate) use signature::{DEFAULT_DEPTH, Signature, signal_names, signal_number};
 pub(crate) use workdir::default_work_dir;
 use workdir::remove_dir_robustly;
 
@@ -89,6 +93,32 @@ pub(crate) struct ScriptOracle {
     memory: Option<MemoryLimit>,
     /// Candidates are archives of several files, written out as a tree.
     tree: Option<TreeLayout>,
+    /// `--run`: the command and its expectations, which judge instead of
+    /// the script's exit status.
+    builtin: Option<Arc<BuiltIn>>,
+}
+
+/// One test as the checks see it: how it ended, how long it took, and
+/// whether that is interesting (the script exited 0, or the built-in
+/// oracle's expectations held).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Ran {
+    pub(crate) exit: Exit,
+    pub(crate) took: Duration,
+    pub(crate) interesting: bool,
+}
+
+/// A finished test process: how it ended, what it printed (when that was
+/// collected), and the path it was given as the candidate.
+struct Finished {
+    /// Whether a process ran at all (an archive that does not decode is
+    /// not interesting without one).
+    ran: bool,
+    exit: Exit,
+    took: Duration,
+    stdout: Vec<u8>,
+    stderr: Vec<u8>,
+    arg: PathBuf,
 }
 
 /// What one run of the script did.
@@ -155,7 +185,20 @@ impl ScriptOracle {
             messages: Arc::new(Printer::stderr()),
             memory: None,
             tree: None,
+            builtin: None,
         }
+    }
+
+    /// Judges runs by `--run`'s expectations instead of the script's exit
+    /// status; the command replaces the script.
+    pub(crate) fn with_builtin(mut self, builtin: Option<BuiltIn>) -> Self {
+        self.builtin = builtin.map(Arc::new);
+        self
+    }
+
+    /// The built-in oracle, with `--run`.
+    pub(crate) fn builtin(&self) -> Option<&BuiltIn> {
+        self.builtin.as_deref()
     }
 
     /// Runs every test (and outside command) under `limit`.
@@ -210,11 +253,20 @@ impl ScriptOracle {
 
     /// The command that tests `candidate`: the script itself, or the
     /// launcher given the script and the candidate as its last arguments.
-    fn command(&self, candidate: &Path) -> Command {
-        match &self.launcher {
+    /// With `--run`, the command line through `/bin/sh -c` instead of the
+    /// script, in the directory `reduce` was started from.
+    fn command(&self, candidate: &Path, cwd: &Path) -> Command {
+        let (program, args): (&Path, Vec<OsString>) = match &self.builtin {
+            Some(b) => (
+                Path::new("/bin/sh"),
+                vec!["-c".into(), b.shell_line(candidate).into()],
+            ),
+            None => (&self.script, vec![candidate.into()]),
+        };
+        let mut command = match &self.launcher {
             None => {
-                let mut command = Command::new(&self.script);
-                command.arg(candidate);
+                let mut command = Command::new(program);
+                command.args(args);
                 command
             }
             Some(launcher) => {
@@ -223,11 +275,13 @@ impl ScriptOracle {
                     .arg("-c")
                     .arg(format!("{launcher} \"$@\""))
                     .arg("reduce-launcher")
-                    .arg(&self.script)
-                    .arg(candidate);
+                    .arg(program)
+                    .args(args);
                 command
             }
-        }
+        };
+        command.current_dir(self.builtin.as_ref().map_or(cwd, |b| b.cwd()));
+        command
     }
 
     fn kill_grace(&self) -> Duration {
@@ -250,8 +304,46 @@ impl ScriptOracle {
 
     /// Runs the script once on `bytes`. `Err` only when the test could not be
     /// set up or started (temp dir, write, spawn); a crash or timeout of the
-    /// script is an `Exit`.
-    pub fn run(&self, bytes: &[u8], cancel: Watch<'_>) -> Result<(Exit, Duration)> {
+    /// script is an `Exit`, judged interesting or not.
+    pub(crate) fn run(&self, bytes: &[u8], cancel: Watch<'_>) -> Result<Ran> {
+        let finished = self.run_once(bytes, cancel)?;
+        let interesting = match &self.builtin {
+            None => finished.exit.interesting(),
+            Some(_) if !finished.ran => false,
+            Some(b) => b.judge(
+                finished.exit,
+                &finished.stdout,
+                &finished.stderr,
+                &finished.arg,
+            ),
+        };
+        Ok(Ran {
+            exit: finished.exit,
+            took: finished.took,
+            interesting,
+        })
+    }
+
+    /// With `--same-crash`: runs the command once on `bytes` and reads the
+    /// crash signature of its output and exit (`None`: it shows none), with
+    /// the run (interesting when it shows one: it shows its own crash).
+    pub(crate) fn crash_signature(
+        &self,
+        bytes: &[u8],
+        depth: usize,
+        cancel: Watch<'_>,
+    ) -> Result<(Ran, Option<Signature>)> {
+        let f = self.run_once(bytes, cancel)?;
+        let signature = BuiltIn::signature_of(f.exit, &f.stdout, &f.stderr, &f.arg, depth);
+        let ran = Ran {
+            exit: f.exit,
+            took: f.took,
+            interesting: signature.is_some(),
+        };
+        Ok((ran, signature))
+    }
+
+    fn run_once(&self, bytes: &[u8], cancel: Watch<'_>) -> Result<Finished> {
         let mut builder = tempfile::Builder::new();
         builder.prefix("reduce-test-");
         let dir = match &self.work_dir {
@@ -267,7 +359,7 @@ impl ScriptOracle {
         result
     }
 
-    fn run_in_dir(&self, dir: &Path, bytes: &[u8], cancel: Watch<'_>) -> Result<(Exit, Duration)> {
+    fn run_in_dir(&self, dir: &Path, bytes: &[u8], cancel: Watch<'_>) -> Result<Finished> {
         if let Some(tree) = &self.tree {
             return self.run_on_tree(tree, dir, bytes, cancel);
         }
@@ -275,9 +367,9 @@ impl ScriptOracle {
         fs::write(&candidate, bytes)
             .with_context(|| format!("cannot write the candidate {}", candidate.display()))?;
         let tmp = self.copy_extras_and_make_tmp(dir, dir)?;
-        let mut command = self.command(&candidate);
-        command.current_dir(dir).env("TMPDIR", &tmp);
-        self.spawn_and_wait(command, cancel)
+        let mut command = self.command(&candidate, dir);
+        command.env("TMPDIR", &tmp);
+        self.spawn_and_wait(command, candidate, cancel)
     }
 
     /// Copies the `--copy` files into `into` and makes the test's TMPDIR
@@ -304,9 +396,16 @@ impl ScriptOracle {
         dir: &Path,
         bytes: &[u8],
         cancel: Watch<'_>,
-    ) -> Result<(Exit, Duration)> {
+    ) -> Result<Finished> {
         let Some(files) = decode(bytes) else {
-            return Ok((Exit::Code(1), Duration::ZERO));
+            return Ok(Finished {
+                ran: false,
+                exit: Exit::Code(1),
+                took: Duration::ZERO,
+                stdout: Vec::new(),
+                stderr: Vec::new(),
+                arg: PathBuf::new(),
+            });
         };
         let root = dir.join(&tree.root);
         fs::create_dir(&root).context("cannot create the test's file tree")?;
@@ -326,9 +425,9 @@ impl ScriptOracle {
             FirstArg::Directory => root.clone(),
             FirstArg::File(rel) => root.join(rel),
         };
-        let mut command = self.command(&arg);
-        command.current_dir(&root).env("TMPDIR", &tmp);
-        self.spawn_and_wait(command, cancel)
+        let mut command = self.command(&arg, &root);
+        command.env("TMPDIR", &tmp);
+        self.spawn_and_wait(command, arg, cancel)
     }
 
     /// Runs the script the way the user would by hand: on `file` itself, in
@@ -341,17 +440,31 @@ impl ScriptOracle {
         cwd: &Path,
         cancel: Watch<'_>,
     ) -> Result<(Exit, Duration)> {
-        let mut command = self.command(file);
-        command.current_dir(cwd);
-        self.spawn_and_wait(command, cancel)
+        let command = self.command(file, cwd);
+        let f = self.spawn_and_wait(command, file.to_path_buf(), cancel)?;
+        Ok((f.exit, f.took))
     }
 
-    fn spawn_and_wait(&self, mut command: Command, cancel: Watch<'_>) -> Result<(Exit, Duration)> {
+    /// Runs `command` on the candidate `arg` (its stdin with a built-in
+    /// oracle whose command has no `{}`, else /dev/null) and waits for it.
+    fn spawn_and_wait(
+        &self,
+        mut command: Command,
+        arg: PathBuf,
+        cancel: Watch<'_>,
+    ) -> Result<Finished> {
+        let stdin = match &self.builtin {
+            Some(b) if b.reads_stdin() => Stdio::from(
+                fs::File::open(&arg)
+                    .with_context(|| format!("cannot read the candidate {}", arg.display()))?,
+            ),
+            _ => Stdio::null(),
+        };
         command
             .env(RUN_MARKER_VAR, run_marker())
-            .stdin(Stdio::null())
+            .stdin(stdin)
             .process_group(0);
-        if self.verbose {
+        if self.verbose || self.builtin.is_some() {
             command.stdout(Stdio::piped()).stderr(Stdio::piped());
         } else if self.memory.is_some() {
             // Read to tell a test that ran out of memory from others.
@@ -365,28 +478,35 @@ impl ScriptOracle {
         let started = Instant::now();
         let mut child = command.spawn().map_err(|e| spawn_error(&self.script, e))?;
         let running = RunningGroup::enter(child.id() as i32, self.launcher.is_some());
-        let output = (self.verbose || self.memory.is_some()).then(|| drain_output(&mut child));
+        let collects = self.verbose || self.memory.is_some() || self.builtin.is_some();
+        let output = collects.then(|| drain_output(&mut child, self.builtin.is_some()));
         let exit = self.wait(&mut child, started, cancel);
         drop(running);
-        let elapsed = started.elapsed();
-        if let Some(drain) = output {
-            let text = drain.finish(OUTPUT_GRACE);
-            if let Some(memory) = &self.memory
-                && !exit.interesting()
-                && exit != Exit::Cancelled
-            {
-                memory.judge_failure(&text, &*self.messages);
-            }
-            if self.verbose && !text.is_empty() {
-                let mut said = format!("--- oracle output ({exit}) ---\n");
-                said.push_str(&String::from_utf8_lossy(&text));
-                if !said.ends_with('\n') {
-                    said.push('\n');
-                }
-                self.messages.say(&said);
-            }
+        let took = started.elapsed();
+        let (stdout, stderr) = output.map_or_else(Default::default, |d| d.finish(OUTPUT_GRACE));
+        if let Some(memory) = &self.memory
+            && exit != Exit::Cancelled
+            && (self.builtin.is_some() || !exit.interesting())
+        {
+            memory.judge_failure(&stderr, &*self.messages);
         }
-        Ok((exit, elapsed))
+        if self.verbose && !(stdout.is_empty() && stderr.is_empty()) {
+            let mut said = format!("--- oracle output ({exit}) ---\n");
+            said.push_str(&String::from_utf8_lossy(&stdout));
+            said.push_str(&String::from_utf8_lossy(&stderr));
+            if !said.ends_with('\n') {
+                said.push('\n');
+            }
+            self.messages.say(&said);
+        }
+        Ok(Finished {
+            ran: true,
+            exit,
+            took,
+            stdout,
+            stderr,
+            arg,
+        })
     }
 
     fn wait(&self, child: &mut Child, started: Instant, cancel: Watch<'_>) -> Exit {
@@ -473,17 +593,17 @@ impl std::fmt::Display for SpawnFailed {
 impl Oracle for ScriptOracle {
     fn test(&self, candidate: &Candidate<'_>, cancel: Watch<'_>) -> Result<TestOutcome, Fault> {
         match self.run(candidate.bytes, cancel) {
-            Ok((Exit::Code(LAUNCHER_FAILED), _)) if self.launcher.is_some() => {
+            Ok(ran) if ran.exit == Exit::Code(LAUNCHER_FAILED) && self.launcher.is_some() => {
                 Err(launcher_fault(self.launcher.as_deref().unwrap_or_default()))
             }
-            Ok((exit, _)) => Ok(TestOutcome {
-                verdict: if exit.interesting() {
+            Ok(ran) => Ok(TestOutcome {
+                verdict: if ran.interesting {
                     Verdict::Interesting
                 } else {
                     Verdict::NotInteresting
                 },
-                timed_out: exit == Exit::Timeout,
-                cancelled: exit == Exit::Cancelled,
+                timed_out: ran.exit == Exit::Timeout,
+                cancelled: ran.exit == Exit::Cancelled,
                 replayed: false,
             }),
             Err(err) => {

@@ -19,7 +19,9 @@ const REAP_WAIT: Duration = Duration::from_millis(500);
 /// process that left the group may hold them open).
 pub(super) const OUTPUT_GRACE: Duration = Duration::from_millis(200);
 
-/// How much of each of a test's stdout and stderr `-v` keeps.
+/// How much of the start of each of a test's stdout and stderr is kept
+/// (for `-v`, `--memory-limit` and the built-in oracle, which keeps as
+/// much of the end too).
 const OUTPUT_CAP: usize = 64 * 1024;
 
 /// The environment variable naming the run, set for every process started here.
@@ -319,58 +321,113 @@ pub(super) fn kill_group(child: &mut Child, waiter: &ExitWaiter, group: i32, gra
 }
 
 /// Collects a child's stdout and stderr (at most [`OUTPUT_CAP`] bytes of
-/// each; the rest is read and dropped) on threads.
+/// each, its first and its last; the rest is read and dropped) on threads.
 pub(super) struct Drain {
-    kept: Vec<Arc<Mutex<Vec<u8>>>>,
+    out: Option<Arc<Mutex<Kept>>>,
+    err: Option<Arc<Mutex<Kept>>>,
     done: mpsc::Receiver<()>,
+    readers: usize,
+}
+
+/// What a reader keeps of one stream: its first [`OUTPUT_CAP`] bytes, and,
+/// when asked, its last (a Python traceback ends a long output).
+#[derive(Default)]
+struct Kept {
+    head: Vec<u8>,
+    /// Whether the last bytes are kept too.
+    keeps_tail: bool,
+    tail: Vec<u8>,
+    /// Bytes dropped between the head and the tail.
+    dropped: bool,
+}
+
+impl Kept {
+    fn push(&mut self, bytes: &[u8]) {
+        let room = OUTPUT_CAP.saturating_sub(self.head.len());
+        let (head, rest) = bytes.split_at(bytes.len().min(room));
+        self.head.extend_from_slice(head);
+        if !self.keeps_tail {
+            return;
+        }
+        self.tail.extend_from_slice(rest);
+        if self.tail.len() > 2 * OUTPUT_CAP {
+            let cut = self.tail.len() - OUTPUT_CAP;
+            self.tail.drain(..cut);
+            self.dropped = true;
+        }
+    }
+
+    fn take(&mut self) -> Vec<u8> {
+        if self.tail.len() > OUTPUT_CAP {
+            let cut = self.tail.len() - OUTPUT_CAP;
+            self.tail.drain(..cut);
+            self.dropped = true;
+        }
+        let mut all = std::mem::take(&mut self.head);
+        if self.dropped {
+            all.extend_from_slice(b"\n[...]\n");
+        }
+        all.append(&mut self.tail);
+        all
+    }
 }
 
 impl Drain {
-    /// What was collected, once both pipes closed or `grace` passed: a
-    /// process that escaped the group may keep a pipe open for long; its
-    /// reader thread is then left to finish on its own.
-    pub(super) fn finish(self, grace: Duration) -> Vec<u8> {
+    /// What was collected, stdout and stderr, once both pipes closed or
+    /// `grace` passed: a process that escaped the group may keep a pipe
+    /// open for long; its reader thread is then left to finish on its own.
+    pub(super) fn finish(self, grace: Duration) -> (Vec<u8>, Vec<u8>) {
         let deadline = Instant::now() + grace;
-        for _ in 0..self.kept.len() {
+        for _ in 0..self.readers {
             let left = deadline.saturating_duration_since(Instant::now());
             if self.done.recv_timeout(left).is_err() {
                 break;
             }
         }
-        self.kept
-            .iter()
-            .flat_map(|k| std::mem::take(&mut *k.lock().unwrap_or_else(|e| e.into_inner())))
-            .collect()
+        let take = |kept: &Option<Arc<Mutex<Kept>>>| {
+            kept.as_ref().map_or_else(Vec::new, |k| {
+                k.lock().unwrap_or_else(|e| e.into_inner()).take()
+            })
+        };
+        (take(&self.out), take(&self.err))
     }
 }
 
-pub(super) fn drain_output(child: &mut Child) -> Drain {
+/// Starts collecting `child`'s piped stdout and stderr: the first
+/// [`OUTPUT_CAP`] bytes of each, and with `keep_tail` the last too.
+pub(super) fn drain_output(child: &mut Child, keep_tail: bool) -> Drain {
     let (tx, done) = mpsc::channel();
-    let mut kept = Vec::new();
+    let mut readers = 0;
     let mut spawn_reader = |mut r: Box<dyn Read + Send>| {
-        let buf_out = Arc::new(Mutex::new(Vec::new()));
-        kept.push(Arc::clone(&buf_out));
+        let kept = Arc::new(Mutex::new(Kept {
+            keeps_tail: keep_tail,
+            ..Kept::default()
+        }));
+        let into = Arc::clone(&kept);
         let tx = tx.clone();
+        readers += 1;
         std::thread::spawn(move || {
             let mut buf = [0u8; 8192];
             while let Ok(n) = r.read(&mut buf) {
                 if n == 0 {
                     break;
                 }
-                let mut k = buf_out.lock().unwrap_or_else(|e| e.into_inner());
-                let room = OUTPUT_CAP.saturating_sub(k.len());
-                k.extend_from_slice(&buf[..n.min(room)]);
+                into.lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(&buf[..n]);
             }
             let _ = tx.send(());
         });
+        kept
     };
-    if let Some(out) = child.stdout.take() {
-        spawn_reader(Box::new(out));
+    let out = child.stdout.take().map(|out| spawn_reader(Box::new(out)));
+    let err = child.stderr.take().map(|err| spawn_reader(Box::new(err)));
+    Drain {
+        out,
+        err,
+        done,
+        readers,
     }
-    if let Some(err) = child.stderr.take() {
-        spawn_reader(Box::new(err));
-    }
-    Drain { kept, done }
 }
 
 #[cfg(test)]

@@ -22,6 +22,7 @@ pub mod bulk;
 pub mod cdd;
 pub mod ddmin;
 pub mod drdd;
+pub mod fill;
 pub mod flat;
 pub mod format;
 #[cfg(test)]
@@ -31,6 +32,7 @@ pub mod idreplace;
 pub mod literals;
 pub mod perses;
 pub mod probdd;
+pub mod records;
 pub mod registry;
 pub mod rename;
 pub mod simplify;

@@ -15,12 +15,14 @@ use crate::languages::Language;
 use crate::policy::bodies::Bodies;
 use crate::policy::bulk::Bulk;
 use crate::policy::drdd::DrDd;
+use crate::policy::fill::Fill;
 use crate::policy::flat::FlatPolicy;
 use crate::policy::format::{Format, Style};
 use crate::policy::hdd::{Hdd, HddOptions};
 use crate::policy::idreplace::IdReplace;
 use crate::policy::literals::Literals;
 use crate::policy::perses::{Perses, PersesOptions};
+use crate::policy::records::Records;
 use crate::policy::rename::Rename;
 use crate::policy::simplify::Simplify;
 use crate::policy::substitute::Substitute;
@@ -225,8 +227,8 @@ default: passes by name first, each many edits at once split by halves
            something in the round before, and once more at the end); for C,
            a last scan of single-token deletions that may leave missing tokens or
            drop implied types (implicit int and the like); then the whitespace
-           tidied; without a grammar, drdd over lines then over tokens (bytes for
-           binary input).",
+           tidied; without a grammar, drdd over lines then over tokens (binary
+           input: drdd over bytes, then runs of bytes filled with one value).",
         works_on: "tree, rewrites, then tokens",
         tests: "—",
         pick_when: "you want the smallest result",
@@ -538,6 +540,63 @@ pub(crate) static LENIENT_SCAN: Entry = Entry {
     algo: None,
 };
 
+/// Binary input's first pass: length-prefixed records deleted whole.
+pub(crate) static RECORDS: Entry = Entry {
+    name: "records",
+    role: Role::Pass,
+    needs_tree: false,
+    takes_inner: false,
+    builder: Some(|cx| Box::new(Records::new(&cx.units, cx.weights()))),
+    description: "Dr. DD over length-prefixed records found in binary input, each deleted whole",
+    guarantee: "1-minimal in records",
+    algo: None,
+};
+
+/// Binary input: Dr. DD's blocks (its coarse levels) only; its single-byte
+/// scans come after the fill pass, where runs of one byte value make most
+/// of them cache hits.
+pub(crate) static BYTE_BLOCKS: Entry = Entry {
+    name: "byte-blocks",
+    role: Role::Pass,
+    needs_tree: false,
+    takes_inner: false,
+    builder: Some(|cx| Box::new(FlatPolicy::new(Box::new(DrDd::new(Some(0))), cx.weights()))),
+    description: "Dr. DD's coarse levels over bytes, without its single-byte scans (binary input)",
+    guarantee: "none",
+    algo: None,
+};
+
+/// Binary input's last pass: single-byte deletions until a scan deletes
+/// nothing.
+pub(crate) static BYTE_SCANS: Entry = Entry {
+    name: "byte-scans",
+    role: Role::Pass,
+    needs_tree: false,
+    takes_inner: false,
+    builder: Some(|cx| {
+        Box::new(FlatPolicy::new(
+            Box::new(DrDd::single_scans(None)),
+            cx.weights(),
+        ))
+    }),
+    description: "Single-byte deletions until a scan deletes nothing (binary input's last pass)",
+    guarantee: "1-minimal",
+    algo: None,
+};
+
+/// Binary input, between Dr. DD's blocks and its scans: what afl-tmin does
+/// besides deletion.
+pub(crate) static FILL: Entry = Entry {
+    name: "fill",
+    role: Role::Pass,
+    needs_tree: false,
+    takes_inner: false,
+    builder: Some(|cx| Box::new(Fill::new(cx.units()))),
+    description: "Runs of bytes set to zeros, or to one repeated byte, by halves (binary input)",
+    guarantee: "none: the size does not change",
+    algo: None,
+};
+
 pub(crate) static RENAME: Entry = Entry {
     name: "rename",
     role: Role::Pass,
@@ -587,6 +646,10 @@ pub static ENTRIES: &[&Entry] = &[
     &IDREPLACE,
     &WINDOWS,
     &LENIENT_SCAN,
+    &RECORDS,
+    &BYTE_BLOCKS,
+    &FILL,
+    &BYTE_SCANS,
     &RENAME,
     &FORMAT,
 ];
