@@ -23,7 +23,9 @@ use crate::input::Input;
 use crate::interfaces::{Messages, StepLog};
 use crate::journal::{self, Journal, Resumed};
 use crate::multi::{pool_plan, run_set};
-use crate::oracle::{ScriptOracle, kill_strays, resolve_script};
+use crate::oracle::{
+    ScriptOracle, dev_null_problem, kill_strays, remove_leftover_dirs, resolve_script,
+};
 use crate::output::Destination;
 use crate::pipeline::Plan;
 use crate::progress::{Printer, Progress};
@@ -52,6 +54,12 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
         }
     };
     // Everything that can be checked before the first test is checked now.
+    if let Some(problem) = dev_null_problem() {
+        return Err(failure(
+            exit::ORACLE_UNUSABLE,
+            format!("reduce cannot run tests: {problem}"),
+        ));
+    }
     let script = resolve_script(&settings.oracle)
         .map_err(|e| failure(exit::ORACLE_UNUSABLE, format!("{e:#}")))?;
     let input = Input::read(settings)?;
@@ -322,5 +330,12 @@ struct KillStraysOnDrop;
 impl Drop for KillStraysOnDrop {
     fn drop(&mut self) {
         kill_strays();
+        // Test directories a stray kept writing in can go now.
+        for (dir, e) in remove_leftover_dirs() {
+            Printer::stderr().say(&format!(
+                "reduce: cannot remove the test directory {}: {e}\n",
+                dir.display()
+            ));
+        }
     }
 }

@@ -215,7 +215,8 @@ pub struct Cli {
 
     /// With several files or a directory: leave the files matching GLOB
     /// untouched but present in every test (`*` and `?` within a name, `**`
-    /// across directories; repeatable).
+    /// across directories, `[...]` classes; a GLOB without `/` matches
+    /// names anywhere; repeatable).
     #[arg(long, value_name = "GLOB", help_heading = "Input")]
     pub(crate) exclude: Vec<String>,
 
@@ -421,7 +422,8 @@ pub struct Cli {
     #[arg(long, value_name = "FILE", help_heading = "Output")]
     pub(crate) stats_json: Option<PathBuf>,
 
-    /// Stop after this long (e.g. 90s, 10m, 2h); the result is the best so far.
+    /// Stop after this long (e.g. 90s, 10m, 2h, 1h30m; a number alone is
+    /// seconds); the result is the best so far.
     #[arg(long, value_name = "DURATION", help_heading = "Limits")]
     pub(crate) max_time: Option<String>,
 
@@ -483,9 +485,10 @@ pub struct Cli {
     #[arg(long = "propose-with", value_name = "CMD", help_heading = "Algorithm")]
     pub(crate) propose_with: Vec<String>,
 
-    /// An OpenAI-compatible API (llama.cpp's server, Ollama, vLLM), plain
-    /// HTTP, e.g. http://127.0.0.1:8080/v1: its chat model is asked for a
-    /// smaller candidate after each round; the oracle judges it. Needs --llm-model.
+    /// An OpenAI-compatible API (llama.cpp's server, Ollama, vLLM, a hosted
+    /// one), http:// or https://, e.g. http://127.0.0.1:8080/v1: its chat
+    /// model is asked for a smaller candidate after each round; the oracle
+    /// judges it. Needs --llm-model.
     #[arg(
         long,
         value_name = "URL",
@@ -502,6 +505,27 @@ pub struct Cli {
         help_heading = "Algorithm"
     )]
     pub(crate) llm_model: Option<String>,
+
+    /// The environment variable holding --llm-url's API key (sent as
+    /// `Authorization: Bearer KEY`), e.g. OPENAI_API_KEY.
+    #[arg(
+        long,
+        value_name = "NAME",
+        requires = "llm_url",
+        help_heading = "Algorithm"
+    )]
+    pub(crate) llm_key_env: Option<String>,
+
+    /// PEM certificates for an https --llm-url to trust instead of the
+    /// built-in roots (a local server's self-signed certificate)
+    /// [default: $SSL_CERT_FILE, if set].
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "llm_url",
+        help_heading = "Algorithm"
+    )]
+    pub(crate) llm_ca_cert: Option<PathBuf>,
 
     /// Save the original and every accepted candidate in DIR, as
     /// `NNNN-<pass>.<ext>` in order (DIR is created).
@@ -573,20 +597,53 @@ impl Cli {
         })
     }
 
-    /// `--llm-url` and `--llm-model`, the URL checked to be plain HTTP.
+    /// `--llm-url`, `--llm-model`, the key `--llm-key-env` names and the
+    /// certificates of `--llm-ca-cert` (else `SSL_CERT_FILE`); a URL that
+    /// is not http(s), a variable that is not set or a file that cannot be
+    /// read is refused (exit 2).
     fn llm_endpoint(&self) -> Result<Option<LlmEndpoint>> {
         let (Some(url), Some(model)) = (&self.llm_url, &self.llm_model) else {
             return Ok(None);
         };
-        if !url.starts_with("http://") {
+        if !(url.starts_with("http://") || url.starts_with("https://")) {
             return Err(failure(
                 exit::USAGE,
-                format!("--llm-url {url}: only plain http:// URLs are supported (a local server)"),
+                format!("--llm-url {url}: give an http:// or https:// URL"),
             ));
         }
+        let key = match &self.llm_key_env {
+            Some(name) => match std::env::var(name) {
+                Ok(key) if !key.trim().is_empty() => Some(key.trim().to_string()),
+                _ => {
+                    return Err(failure(
+                        exit::USAGE,
+                        format!("--llm-key-env {name}: the environment variable {name} is not set"),
+                    ));
+                }
+            },
+            None => None,
+        };
+        let ca_file = self.llm_ca_cert.clone().or_else(|| {
+            std::env::var_os("SSL_CERT_FILE")
+                .filter(|f| !f.is_empty())
+                .map(PathBuf::from)
+        });
+        // Plain HTTP has no certificates to check.
+        let ca_file = ca_file.filter(|_| url.starts_with("https://"));
+        let ca_pem = match ca_file {
+            Some(file) => Some(std::fs::read(&file).map_err(|e| {
+                failure(
+                    exit::USAGE,
+                    format!("cannot read the certificates {}: {e}", file.display()),
+                )
+            })?),
+            None => None,
+        };
         Ok(Some(LlmEndpoint {
             url: url.trim_end_matches('/').to_string(),
             model: model.clone(),
+            key,
+            ca_pem,
         }))
     }
 

@@ -628,6 +628,35 @@ fn an_oracle_that_cannot_be_started_is_refused_with_exit_4_and_says_why() {
     sb.assert_no_temp_left();
 }
 
+#[test]
+fn a_machine_whose_dev_null_is_a_regular_file_is_refused_with_one_line() {
+    let sb = Sandbox::new();
+    sb.write("in.txt", &numbers(8), false);
+    sb.write("keep.sh", "#!/bin/sh\ngrep -qx 2 \"$1\"\n", true);
+    let fake = sb.write("fake-null", "", false);
+    // A private mount namespace: the file covers /dev/null for `reduce`
+    // alone (the tests run as root), never for the host.
+    let mut command = crate::util::quiet("unshare");
+    command
+        .args(["-m", "--propagation", "private", "sh", "-c"])
+        .arg("mount --bind \"$0\" /dev/null && exec \"$@\"")
+        .arg(&fake)
+        .arg(env!("CARGO_BIN_EXE_reduce"))
+        .args(["--oracle", "keep.sh", "in.txt"])
+        .current_dir(sb.path())
+        .env("TMPDIR", sb.tmp());
+    let out = crate::util::run_quietly(&mut command);
+    assert_exit(&out, 4);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("/dev/null is not a character device"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(!sb.path().join("in.reduced.txt").exists());
+    sb.assert_no_temp_left();
+    use std::os::unix::fs::FileTypeExt;
+    let host = std::fs::metadata("/dev/null").unwrap().file_type();
+    assert!(host.is_char_device(), "the host's /dev/null was touched");
+}
+
 /// Whether `/dev/shm` is what `reduce` takes for test directories when
 /// `TMPDIR` is unset: a writable tmpfs, not mounted noexec, with 1 GiB free.
 fn dev_shm_is_roomy_tmpfs() -> bool {
