@@ -20,11 +20,11 @@ use crate::exit::{self, failure};
 use crate::fileset::{FileSet, Grain};
 use crate::history::History;
 use crate::input::Input;
-use crate::interfaces::{Messages, StepLog};
+use crate::interfaces::{Formatter, Messages, StepLog};
 use crate::journal::{self, Journal, Resumed};
 use crate::multi::{pool_plan, run_set};
 use crate::oracle::{
-    ScriptOracle, dev_null_problem, kill_strays, remove_leftover_dirs, resolve_script,
+    Formatting, ScriptOracle, dev_null_problem, kill_strays, remove_leftover_dirs, resolve_script,
 };
 use crate::output::Destination;
 use crate::pipeline::Plan;
@@ -97,6 +97,10 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
     let journal = earlier.start(Arc::clone(&live))?;
     let history = start_history(settings, &input, &*live)?;
     let passes = Passes::new(settings, &oracle, &*live, Some(&*signals.interrupted));
+    let formatting = settings.strategy.tuning.format.uses_formatter().then(|| {
+        let command = settings.format_with.as_deref();
+        Formatting::new(&oracle, command, Some(&*signals.interrupted))
+    });
     let stages = Stages {
         settings,
         lang: input.lang,
@@ -107,6 +111,7 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
         messages: &*live,
         steps: history.as_ref().map(|h| h as &dyn StepLog),
         passes: &passes,
+        formatter: formatting.as_ref().map(|f| f as &dyn Formatter),
     };
     let mut reduced = match &input.files {
         Some(set) => run_set(&stages, set, &input.source, &mut progress, earlier.resumed)?,

@@ -54,7 +54,8 @@ Examples (the oracle gets the candidate as $1; it exits 0 while the bug shows):
 
 The oracle runs in a fresh temporary directory holding the candidate under the
 input's file name, so scripts that read the file by name work too (--copy FILE
-puts other files beside it). See docs/oracles.md, and docs/ci.md for CI.
+puts other files beside it); $REDUCE_CACHE_DIR is one directory for the whole
+run, for caches (GOCACHE, CCACHE_DIR). See docs/oracles.md, and docs/ci.md for CI.
 
 Also: reduce completions bash|zsh|fish (a completion script), reduce man.
 
@@ -70,7 +71,8 @@ Exit codes:
   3  the oracle cannot be trusted: the original input is not interesting (a
      diagnosis or a recipe to reproduce the check by hand is printed), its
      verdicts on the original disagree (flaky), or it accepts an empty file
-  4  the oracle cannot be run (missing, a directory, not executable)
+  4  the oracle cannot be run (missing, a directory, not executable, a
+     missing #! interpreter), or /dev/null is not a character device
   5  tests could not run for a minute (work directory full or gone, too many
      open files, process table full, ...): the output holds the best result
      so far, not a minimal one; fix the cause and run the same command to
@@ -163,6 +165,11 @@ fn format_parser() -> impl TypedValueParser<Value = Style> {
             }
             Style::Original => "The whitespace each kept token had in the input, tidied",
             Style::Compact => "As little whitespace as the oracle allows (tried once at the end)",
+            Style::Native => {
+                "The language's own formatter's output (clang-format, rustfmt, gofmt, ruff or \
+                 black, prettier, shfmt, python3 -m json.tool) if one is installed and the \
+                 oracle accepts it, else as `readable`"
+            }
         };
         (PossibleValue::new(s.name()).help(help), s)
     }))
@@ -359,6 +366,13 @@ pub struct Cli {
         help_heading = "Output"
     )]
     pub(crate) format: Style,
+
+    /// A formatter for `--format native` to use instead of the language's:
+    /// a shell command given the result on stdin that prints it formatted
+    /// (e.g. 'clang-format --style=Google'); kept only if the oracle
+    /// accepts its output. Implies --format native.
+    #[arg(long, value_name = "CMD", help_heading = "Output")]
+    pub(crate) format_with: Option<String>,
 
     /// End the run by renaming identifiers to short names (`a`, `b`, …),
     /// one name at a time, each renaming tested by the oracle. Off by
@@ -594,6 +608,7 @@ impl Cli {
             propose_with: self.propose_with,
             llm,
             retest_every: self.retest_every,
+            format_with: self.format_with,
         })
     }
 
@@ -727,6 +742,25 @@ impl Cli {
                 "--exclude applies to a directory or several files, not one file",
             ));
         }
+        if self.format_with.is_some() && matches!(self.format, Style::Compact | Style::Original) {
+            return Err(failure(
+                exit::USAGE,
+                format!(
+                    "--format-with goes with --format native (or readable), not {}",
+                    self.format.name()
+                ),
+            ));
+        }
+        if self
+            .format_with
+            .as_deref()
+            .is_some_and(|c| c.trim().is_empty())
+        {
+            return Err(failure(
+                exit::USAGE,
+                "--format-with is empty: give a shell command",
+            ));
+        }
         if self.jobs == Some(0) {
             return Err(failure(exit::USAGE, "-j/--jobs must be at least 1"));
         }
@@ -799,7 +833,10 @@ impl Cli {
                     sigma: self.sigma,
                     min_gain: self.min_gain,
                 },
-                format: self.format,
+                format: match self.format_with {
+                    Some(_) => Style::Native,
+                    None => self.format,
+                },
             },
         }
     }

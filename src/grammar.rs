@@ -193,6 +193,10 @@ pub struct Grammar {
     /// How results are laid out for people (`layout`), if the language
     /// opts in: `None` keeps the input's spacing.
     pub(crate) layout: Option<LayoutFacts>,
+    /// The language's own formatters (`formatters`), each a program and
+    /// its arguments reading the text on stdin and printing it formatted,
+    /// in the order `--format native` tries them.
+    pub(crate) formatters: Vec<Vec<String>>,
     /// The text a consumer supplies at the start of a top-level item that
     /// lacks it (C's implicit `int`: `f(x) {}`), if any (`implied_text`).
     pub implied_text: Option<String>,

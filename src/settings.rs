@@ -74,6 +74,9 @@ pub struct Settings {
     pub(crate) llm: Option<LlmEndpoint>,
     /// Re-test the current best after this many successes (0: only at the end).
     pub(crate) retest_every: u32,
+    /// The formatter `--format native` uses instead of the language's, a
+    /// shell command from stdin to stdout (`--format-with`).
+    pub(crate) format_with: Option<String>,
 }
 
 /// An OpenAI-compatible chat endpoint (`--llm-url`, `--llm-model`,

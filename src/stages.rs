@@ -30,7 +30,7 @@ use anyhow::Result;
 
 use crate::configuration::Configuration;
 use crate::interfaces::{
-    Candidate, Messages, Observer, Oracle, StepLog, Verdict, VerdictLog, Watch,
+    Candidate, Formatter, Messages, Observer, Oracle, StepLog, Verdict, VerdictLog, Watch,
 };
 use crate::journal::{Journal, Replaying, Resumed};
 use crate::languages::Lang;
@@ -58,6 +58,8 @@ pub(crate) struct Stages<'a> {
     pub(crate) steps: Option<&'a dyn StepLog>,
     /// The outside passes tried at each fixpoint.
     pub(crate) passes: &'a Passes<'a>,
+    /// The formatter the format pass asks first (`--format native`).
+    pub(crate) formatter: Option<&'a dyn Formatter>,
 }
 
 /// What the stages left: the result, its unit count, why the run stopped,
@@ -316,7 +318,8 @@ impl<'a> Stages<'a> {
                 }
             }
             if !again && reason == StopReason::Finished {
-                (result, reason) = stage.run_closing(&mut reducer, result, &mut observer);
+                (result, reason) =
+                    stage.run_closing(&mut reducer, result, &mut observer, self.formatter);
                 bytes = units.render(&result);
             }
             if let Some(err) = run.keeper.save_error.take() {

@@ -65,6 +65,7 @@ const KEYS: &[&str] = &[
     "unwraps",
     "includes",
     "layout",
+    "formatters",
 ];
 
 type Object = serde_json::Map<String, Value>;
@@ -101,6 +102,7 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
     }
     apply_kind_lists(grammar, object)?;
     apply_layout(grammar, object)?;
+    apply_formatters(grammar, object)?;
     apply_replacements(grammar, object)
 }
 
@@ -170,6 +172,28 @@ fn apply_layout(grammar: &mut Grammar, object: &Object) -> Result<()> {
         }
     }
     grammar.set_layout(&names)
+}
+
+/// `formatters`: a list of commands, each a non-empty list of strings
+/// (the program, then its arguments).
+fn apply_formatters(grammar: &mut Grammar, object: &Object) -> Result<()> {
+    let Some(list) = object.get("formatters") else {
+        return Ok(());
+    };
+    let shape = "`formatters` must be a list of commands, each a list of strings";
+    for command in list.as_array().context(shape)? {
+        let argv: Vec<String> = command
+            .as_array()
+            .context(shape)?
+            .iter()
+            .map(|a| a.as_str().map(str::to_string).context(shape))
+            .collect::<Result<_>>()?;
+        if argv.first().is_none_or(|p| p.trim().is_empty()) {
+            bail!(shape);
+        }
+        grammar.formatters.push(argv);
+    }
+    Ok(())
 }
 
 /// `separators` and `optional_tokens`: parent kinds to token lists.

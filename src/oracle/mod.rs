@@ -23,6 +23,7 @@
 //! test directories go `workdir.rs`'s.
 
 mod fault;
+mod formatter;
 mod memory;
 mod outside;
 mod process;
@@ -44,6 +45,7 @@ use crate::fileset::{FirstArg, TreeLayout, decode};
 use crate::interfaces::{Candidate, Fault, Messages, Oracle, TestOutcome, Verdict, Watch};
 use crate::progress::Printer;
 use fault::{LAUNCHER_FAILED, Step, fault_of, launcher_fault};
+pub(crate) use formatter::Formatting;
 pub(crate) use memory::{MemoryLimit, size_name};
 pub(crate) use outside::{Outside, split_proposals};
 pub(crate) use process::kill_strays;
@@ -171,7 +173,10 @@ impl ScriptOracle {
     pub(crate) fn with_shared_dir(mut self) -> Result<Self> {
         let shared = SharedDir::make(self.work_dir.as_deref()).with_context(|| {
             let at = self.work_dir.clone().unwrap_or_else(std::env::temp_dir);
-            format!("cannot create the run's cache directory in {}", at.display())
+            format!(
+                "cannot create the run's cache directory in {}",
+                at.display()
+            )
         })?;
         self.shared = Some(Arc::new(shared));
         Ok(self)

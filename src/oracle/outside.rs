@@ -115,7 +115,7 @@ impl ScriptOracle {
         result
     }
 
-    fn outside_dir(&self) -> Result<tempfile::TempDir> {
+    pub(super) fn outside_dir(&self) -> Result<tempfile::TempDir> {
         let mut builder = tempfile::Builder::new();
         builder.prefix("reduce-outside-");
         match &self.work_dir {
@@ -127,7 +127,7 @@ impl ScriptOracle {
 
     /// Runs `command` like a test (own group, timeout, memory limit) with
     /// `dir` as its `TMPDIR`, `stdin` written to it, its stdout collected.
-    fn run_outside(
+    pub(super) fn run_outside(
         &self,
         mut command: Command,
         dir: &Path,

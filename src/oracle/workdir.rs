@@ -18,7 +18,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
 
-
 /// The environment variable naming the run's shared cache directory.
 pub(crate) const CACHE_DIR_VAR: &str = "REDUCE_CACHE_DIR";
 
