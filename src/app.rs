@@ -54,14 +54,7 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
         }
     };
     // Everything that can be checked before the first test is checked now.
-    if let Some(problem) = dev_null_problem() {
-        return Err(failure(
-            exit::ORACLE_UNUSABLE,
-            format!("reduce cannot run tests: {problem}"),
-        ));
-    }
-    let script = resolve_script(&settings.oracle)
-        .map_err(|e| failure(exit::ORACLE_UNUSABLE, format!("{e:#}")))?;
+    let script = usable_oracle(settings)?;
     let input = Input::read(settings)?;
     if input.files.is_some() {
         refuse_single_file_flags(settings)?;
@@ -143,6 +136,19 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
         return Err(report::flaky_failure(cause, destination));
     }
     exit_code(reason, fault, signals)
+}
+
+/// The oracle's script, made absolute, once it and the machine can run
+/// tests: an executable script, and a `/dev/null` that is a character
+/// device (every oracle misbehaves without one); else exit 4.
+fn usable_oracle(settings: &Settings) -> Result<PathBuf> {
+    if let Some(problem) = dev_null_problem() {
+        return Err(failure(
+            exit::ORACLE_UNUSABLE,
+            format!("reduce cannot run tests: {problem}"),
+        ));
+    }
+    resolve_script(&settings.oracle).map_err(|e| failure(exit::ORACLE_UNUSABLE, format!("{e:#}")))
 }
 
 /// Writes the final result: not when the run stopped while replaying a

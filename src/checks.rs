@@ -68,16 +68,14 @@ fn probe(settings: &Settings, script: &Path, input: &Input) -> Result<ScriptOrac
         None => None,
     };
     let timeout = settings.timeout.unwrap_or(BASELINE_TIMEOUT);
-    Ok(
-        ScriptOracle::new(script.to_path_buf(), input.file_name.clone(), timeout)
-            .with_work_dir(work_dir)
-            .with_extra_files(copies)
-            .with_launcher(settings.launcher.clone())
-            .with_verbose(settings.verbose)
-            .with_memory_limit(settings.memory_limit)
-            .with_tree(input.files.as_ref().map(FileSet::layout))
-            .with_shared_dir()?,
-    )
+    ScriptOracle::new(script.to_path_buf(), input.file_name.clone(), timeout)
+        .with_work_dir(work_dir)
+        .with_extra_files(copies)
+        .with_launcher(settings.launcher.clone())
+        .with_verbose(settings.verbose)
+        .with_memory_limit(settings.memory_limit)
+        .with_tree(input.files.as_ref().map(FileSet::layout))
+        .with_shared_dir()
 }
 
 /// How long a test that cannot start is tried again (`--fault-patience`).

@@ -62,12 +62,31 @@ fn native_and_readable(sb: &Sandbox, input: &str) -> (Vec<u8>, Vec<u8>) {
     (result, sb.read("readable"))
 }
 
+/// With `lang`'s formatter installed, the result of `input` (in `sb`, with
+/// `check.sh`) under `--format native` is the formatter's output, and not
+/// what the built-in layout makes of it.
+fn is_the_formatters_output(sb: &Sandbox, input: &str, lang: &str) {
+    let formatter = installed_formatter(lang);
+    let (result, readable) = native_and_readable(sb, input);
+    let text = String::from_utf8_lossy(&result);
+    assert_eq!(formatted(&formatter, &result), result, "{lang}: {text}");
+    assert_ne!(
+        result, readable,
+        "{lang}: the formatter changed nothing: {text}"
+    );
+}
+
 #[test]
-fn with_a_formatter_installed_c_rust_and_python_results_are_its_output() {
-    let c = Sandbox::new();
-    c.fixture("c-crash");
-    let rust = Sandbox::new();
-    rust.write(
+fn with_clang_format_installed_a_c_result_is_its_output() {
+    let sb = Sandbox::new();
+    sb.fixture("c-crash");
+    is_the_formatters_output(&sb, "crash.c", "c");
+}
+
+#[test]
+fn with_rustfmt_installed_a_rust_result_is_its_output() {
+    let sb = Sandbox::new();
+    sb.write(
         "shapes.rs",
         "struct Circle { r: f64 }\ntrait Shape { fn area(&self) -> f64; }\n\
          impl Shape for Circle { fn area(&self) -> f64 { 3.14 * self.r * self.r } }\n\
@@ -75,38 +94,30 @@ fn with_a_formatter_installed_c_rust_and_python_results_are_its_output() {
         false,
     );
     // Interesting while rustfmt can parse it and it still has and reads a radius.
-    rust.write(
+    sb.write(
         "check.sh",
         "#!/bin/sh\nrustfmt --edition 2021 < \"$1\" >/dev/null 2>&1 && grep -q 'self.r' \"$1\" \
          && grep -q 'r: f64' \"$1\"\n",
         true,
     );
-    let python = Sandbox::new();
-    python.write(
+    is_the_formatters_output(&sb, "shapes.rs", "rust");
+}
+
+#[test]
+fn with_black_or_ruff_installed_a_python_result_is_its_output() {
+    let sb = Sandbox::new();
+    sb.write(
         "area.py",
         "import os\ndef area(r):\n  x = 1\n  return 3.14*r*r\ndef unused(a,b):\n  return a+b\nprint(area(2))\n",
         false,
     );
-    python.write(
+    sb.write(
         "check.sh",
         "#!/bin/sh\npython3 -S -c 'import ast,sys; ast.parse(open(sys.argv[1]).read())' \"$1\" \
          && grep -q 'def area' \"$1\" && grep -q 'def unused' \"$1\"\n",
         true,
     );
-    for (sb, input, lang) in [
-        (&c, "crash.c", "c"),
-        (&rust, "shapes.rs", "rust"),
-        (&python, "area.py", "python"),
-    ] {
-        let formatter = installed_formatter(lang);
-        let (result, readable) = native_and_readable(sb, input);
-        let text = String::from_utf8_lossy(&result);
-        assert_eq!(formatted(&formatter, &result), result, "{lang}: {text}");
-        assert_ne!(
-            result, readable,
-            "{lang}: the formatter changed nothing: {text}"
-        );
-    }
+    is_the_formatters_output(&sb, "area.py", "python");
 }
 
 #[test]

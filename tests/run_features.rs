@@ -378,10 +378,8 @@ fn answer(mut stream: impl Read + Write, content: &str, key: Option<&str>) -> bo
 fn self_signed() -> (Arc<rustls::ServerConfig>, String) {
     let made = rcgen::generate_simple_self_signed(vec!["127.0.0.1".to_string()]).unwrap();
     let key = rustls::pki_types::PrivateKeyDer::Pkcs8(made.signing_key.serialize_der().into());
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let config = rustls::ServerConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .unwrap()
+    // The process's default provider: ring, the one the build enables.
+    let config = rustls::ServerConfig::builder()
         .with_no_client_auth()
         .with_single_cert(vec![made.cert.der().clone()], key)
         .unwrap();
@@ -405,16 +403,13 @@ fn a_chat_model_over_https_with_a_key_from_the_environment_proposes_candidates()
         "TEST_LLM_KEY",
     ];
     // Trusted through --llm-ca-cert, and through SSL_CERT_FILE.
-    let sources: [(&[&str], &[(&str, &str)]); 2] = [
-        (&["--llm-ca-cert", "ca.pem"], &[]),
-        (&[], &[("SSL_CERT_FILE", "ca.pem")]),
-    ];
-    for (flags, env) in sources {
-        let mut args = args.to_vec();
-        args.extend(flags);
-        let mut env = env.to_vec();
-        env.push(("TEST_LLM_KEY", "s3cret"));
-        let (err, _) = run_lines_env(&sb, &args, &env);
+    let with_ca = [&args[..], &["--llm-ca-cert", "ca.pem"]].concat();
+    let key = ("TEST_LLM_KEY", "s3cret");
+    for (args, env) in [
+        (&with_ca, vec![key]),
+        (&args.to_vec(), vec![key, ("SSL_CERT_FILE", "ca.pem")]),
+    ] {
+        let (err, _) = run_lines_env(&sb, args, &env);
         assert_eq!(sb.read("out.txt"), b"27\n", "{err}");
     }
     // Asked at each fixpoint, at least once a run.

@@ -124,7 +124,7 @@ pub(crate) fn lay_out(
     lay_out_with(tree, units, config, &facts.atoms)
 }
 
-/// [`lay_out`] with `atoms` the kinds whose tokens keep their spacing.
+/// `lay_out` with `atoms` the kinds whose tokens keep their spacing.
 fn lay_out_with(
     tree: &Tree,
     units: &Units,
