@@ -43,9 +43,10 @@ impl SharedDir {
     /// which are no longer alive left behind (a run killed with SIGKILL).
     pub(crate) fn make(work_dir: Option<&Path>) -> std::io::Result<SharedDir> {
         let base = work_dir.map_or_else(std::env::temp_dir, Path::to_path_buf);
-        remove_dead_runs_dirs(&base);
+        let ours = format!("{CACHE_PREFIX}{}-", host_name());
+        remove_dead_runs_dirs(&base, &ours);
         let path = tempfile::Builder::new()
-            .prefix(&format!("{CACHE_PREFIX}{}-", std::process::id()))
+            .prefix(&format!("{ours}{}-", std::process::id()))
             .tempdir_in(&base)?
             .keep();
         Ok(SharedDir {
@@ -69,9 +70,18 @@ impl Drop for SharedDir {
     }
 }
 
-/// Removes the cache directories in `base` whose run (the process id in
-/// their name) is no longer alive.
-fn remove_dead_runs_dirs(base: &Path) {
+/// This machine's name, as cache directories carry it: a work directory
+/// shared by several machines (`--launcher`) holds the others' too, whose
+/// process ids mean nothing here.
+fn host_name() -> String {
+    fs::read_to_string("/proc/sys/kernel/hostname")
+        .map(|h| h.trim().replace(['/', '-'], "_"))
+        .unwrap_or_default()
+}
+
+/// Removes the cache directories in `base` named `ours` and a process id
+/// whose run is no longer alive.
+fn remove_dead_runs_dirs(base: &Path, ours: &str) {
     let Ok(entries) = fs::read_dir(base) else {
         return;
     };
@@ -79,7 +89,7 @@ fn remove_dead_runs_dirs(base: &Path) {
         let name = entry.file_name();
         let Some(pid) = name
             .to_str()
-            .and_then(|n| n.strip_prefix(CACHE_PREFIX))
+            .and_then(|n| n.strip_prefix(ours))
             .and_then(|rest| rest.split('-').next())
             .and_then(|pid| pid.parse::<i32>().ok())
         else {
@@ -235,5 +245,28 @@ mod tests {
         remove_dir_robustly(&victim);
         assert!(!victim.exists());
         remove_dir_robustly(&victim); // already gone: nothing to do
+    }
+
+    #[test]
+    fn the_shared_cache_directory_goes_with_its_run_and_a_dead_runs_with_the_next() {
+        let base = tempfile::tempdir().unwrap();
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let dead = child.id();
+        child.wait().unwrap();
+        let ours = format!("{CACHE_PREFIX}{}-", host_name());
+        let stale = base.path().join(format!("{ours}{dead}-x"));
+        fs::create_dir_all(stale.join("sub")).unwrap();
+        let elsewhere = base
+            .path()
+            .join(format!("{CACHE_PREFIX}elsewhere-{dead}-x"));
+        fs::create_dir(&elsewhere).unwrap();
+        let shared = SharedDir::make(Some(base.path())).unwrap();
+        assert!(!stale.exists(), "a dead run's directory is removed");
+        assert!(elsewhere.exists(), "another machine's is not");
+        assert!(shared.path.is_dir());
+        let path = shared.path.clone();
+        fs::write(path.join("cache"), "x").unwrap();
+        drop(shared);
+        assert!(!path.exists());
     }
 }
