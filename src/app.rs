@@ -20,10 +20,12 @@ use crate::exit::{self, failure};
 use crate::fileset::{FileSet, Grain};
 use crate::history::History;
 use crate::input::Input;
-use crate::interfaces::{Messages, StepLog};
+use crate::interfaces::{Formatter, Messages, StepLog};
 use crate::journal::{self, Journal, Resumed};
 use crate::multi::{pool_plan, run_set};
-use crate::oracle::{ScriptOracle, kill_strays, resolve_script};
+use crate::oracle::{
+    Formatting, ScriptOracle, dev_null_problem, kill_strays, remove_leftover_dirs, resolve_script,
+};
 use crate::output::{Destination, write_stdout};
 use crate::pipeline::Plan;
 use crate::progress::{Printer, Progress};
@@ -52,13 +54,7 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
         }
     };
     // Everything that can be checked before the first test is checked now.
-    let script = match &settings.oracle {
-        Judge::Script(path) => {
-            resolve_script(path).map_err(|e| failure(exit::ORACLE_UNUSABLE, format!("{e:#}")))?
-        }
-        // The built-in oracle's command runs through the shell.
-        Judge::Run(_) => PathBuf::from("/bin/sh"),
-    };
+    let script = usable_oracle(settings)?;
     let input = Input::read(settings)?;
     if input.files.is_some() {
         refuse_single_file_flags(settings)?;
@@ -97,6 +93,10 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
     let journal = earlier.start(Arc::clone(&live))?;
     let history = start_history(settings, &input, &*live)?;
     let passes = Passes::new(settings, &oracle, &*live, Some(&*signals.interrupted));
+    let formatting = settings.strategy.tuning.format.uses_formatter().then(|| {
+        let command = settings.format_with.as_deref();
+        Formatting::new(&oracle, command, Some(&*signals.interrupted))
+    });
     let stages = Stages {
         settings,
         lang: input.lang,
@@ -107,6 +107,7 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
         messages: &*live,
         steps: history.as_ref().map(|h| h as &dyn StepLog),
         passes: &passes,
+        formatter: formatting.as_ref().map(|f| f as &dyn Formatter),
     };
     let mut reduced = match &input.files {
         Some(set) => run_set(&stages, set, &input.source, &mut progress, earlier.resumed)?,
@@ -158,6 +159,26 @@ fn print_or_say_the_builtin(
         say(&format!("reduce: keeping the crash {signature}"));
     }
     Ok(false)
+}
+
+/// The oracle's script, made absolute (`/bin/sh` for `--run`'s command),
+/// once it and the machine can run tests: an executable script, and a
+/// `/dev/null` that is a character device (every oracle misbehaves without
+/// one); else exit 4.
+fn usable_oracle(settings: &Settings) -> Result<PathBuf> {
+    if let Some(problem) = dev_null_problem() {
+        return Err(failure(
+            exit::ORACLE_UNUSABLE,
+            format!("reduce cannot run tests: {problem}"),
+        ));
+    }
+    match &settings.oracle {
+        Judge::Script(path) => {
+            resolve_script(path).map_err(|e| failure(exit::ORACLE_UNUSABLE, format!("{e:#}")))
+        }
+        // The built-in oracle's command runs through the shell.
+        Judge::Run(_) => Ok(PathBuf::from("/bin/sh")),
+    }
 }
 
 /// Writes the final result: not when the run stopped while replaying a
@@ -350,5 +371,12 @@ struct KillStraysOnDrop;
 impl Drop for KillStraysOnDrop {
     fn drop(&mut self) {
         kill_strays();
+        // Test directories a stray kept writing in can go now.
+        for (dir, e) in remove_leftover_dirs() {
+            Printer::stderr().say(&format!(
+                "reduce: cannot remove the test directory {}: {e}\n",
+                dir.display()
+            ));
+        }
     }
 }

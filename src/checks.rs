@@ -22,7 +22,9 @@ use crate::fileset::{FileSet, encode};
 use crate::input::{Input, absolute};
 use crate::interfaces::{Candidate, Verdict, Watch};
 use crate::languages::Lang;
-use crate::oracle::{BuiltIn, Exit, Ran, ScriptOracle, default_timeout, default_work_dir};
+use crate::oracle::{
+    BuiltIn, Exit, Ran, ScriptOracle, cannot_ever_start, default_timeout, default_work_dir,
+};
 use crate::output::write_atomically;
 use crate::patience::test_patiently;
 use crate::settings::{Judge, Settings};
@@ -54,7 +56,7 @@ pub(crate) fn trusted_oracle(
         None => default_timeout(slowest, settings.launcher.is_some()),
     };
     let oracle = probe.with_timeout(timeout);
-    if !settings.allow_empty && !refuses_empty(&oracle, input, cancel)? {
+    if !settings.allow_empty && !refuses_empty(&oracle, input, cancel, patience(settings))? {
         return Ok(None);
     }
     Ok(Some(oracle))
@@ -120,16 +122,22 @@ fn probe(settings: &Settings, script: &Path, input: &Input) -> Result<ScriptOrac
             Some(BuiltIn::new(spec.clone(), cwd, secs))
         }
     };
-    Ok(
-        ScriptOracle::new(script.to_path_buf(), input.file_name.clone(), timeout)
-            .with_work_dir(work_dir)
-            .with_extra_files(copies)
-            .with_launcher(settings.launcher.clone())
-            .with_verbose(settings.verbose)
-            .with_memory_limit(settings.memory_limit)
-            .with_tree(input.files.as_ref().map(FileSet::layout))
-            .with_builtin(builtin),
-    )
+    ScriptOracle::new(script.to_path_buf(), input.file_name.clone(), timeout)
+        .with_work_dir(work_dir)
+        .with_extra_files(copies)
+        .with_launcher(settings.launcher.clone())
+        .with_verbose(settings.verbose)
+        .with_memory_limit(settings.memory_limit)
+        .with_tree(input.files.as_ref().map(FileSet::layout))
+        .with_builtin(builtin)
+        .with_shared_dir()
+}
+
+/// How long a test that cannot start is tried again (`--fault-patience`).
+fn patience(settings: &Settings) -> Duration {
+    settings
+        .fault_patience
+        .unwrap_or(crate::reducer::DEFAULT_FAULT_PATIENCE)
 }
 
 fn unusable(e: anyhow::Error) -> anyhow::Error {
@@ -153,7 +161,8 @@ fn baseline(
     let runs = settings.check_flaky as usize;
     'baseline: while verdicts.len() < runs {
         let batch = (runs - verdicts.len()).min(settings.jobs);
-        for result in run_at_once(probe, &vec![&input.source[..]; batch], cancel) {
+        let inputs = vec![&input.source[..]; batch];
+        for result in run_at_once(probe, &inputs, cancel, patience(settings)) {
             let ran = result.map_err(unusable)?;
             if ran.exit == Exit::Cancelled {
                 return Ok(None);
@@ -238,7 +247,12 @@ fn not_interesting(
 /// that accepts (almost) nothing would reduce to nothing); `Ok(false)` if a
 /// signal came first. Both probes run at once: a hanging oracle costs one
 /// timeout, not two.
-fn refuses_empty(oracle: &ScriptOracle, input: &Input, cancel: Watch<'_>) -> Result<bool> {
+fn refuses_empty(
+    oracle: &ScriptOracle,
+    input: &Input,
+    cancel: Watch<'_>,
+    patience: Duration,
+) -> Result<bool> {
     let probes: Vec<(Vec<u8>, &str)> = match &input.files {
         // A lone newline is text's near-empty file, not binary input's.
         None if input.lang == Lang::Bytes => vec![(b"".to_vec(), "an empty file")],
@@ -260,7 +274,7 @@ fn refuses_empty(oracle: &ScriptOracle, input: &Input, cancel: Watch<'_>) -> Res
         .filter(|(bytes, _)| *bytes != input.source)
         .collect();
     let inputs: Vec<&[u8]> = tried.iter().map(|(bytes, _)| &bytes[..]).collect();
-    let exits = run_at_once(oracle, &inputs, cancel);
+    let exits = run_at_once(oracle, &inputs, cancel, patience);
     for ((_, what), result) in tried.into_iter().zip(exits) {
         let ran = result.map_err(unusable)?;
         if ran.exit == Exit::Cancelled {
@@ -315,18 +329,58 @@ pub(crate) fn still_interesting(
 }
 
 /// Runs `oracle` on every one of `inputs` at once, a thread each; the
-/// results in the order of `inputs`.
-fn run_at_once(oracle: &ScriptOracle, inputs: &[&[u8]], cancel: Watch<'_>) -> Vec<Result<Ran>> {
+/// results in the order of `inputs`. A test that could not be set up or
+/// started for a cause that may pass (a test directory gone, `/dev/null`
+/// missing a moment, the process table full) is tried again, as the
+/// reduction does, for up to `patience`; one whose script or interpreter
+/// is missing is not.
+fn run_at_once(
+    oracle: &ScriptOracle,
+    inputs: &[&[u8]],
+    cancel: Watch<'_>,
+    patience: Duration,
+) -> Vec<Result<Ran>> {
     std::thread::scope(|scope| {
         let handles: Vec<_> = inputs
             .iter()
-            .map(|&bytes| scope.spawn(move || oracle.run(bytes, cancel)))
+            .map(|&bytes| scope.spawn(move || run_patiently(oracle, bytes, cancel, patience)))
             .collect();
         handles
             .into_iter()
             .map(|h| h.join().expect("an oracle thread panicked"))
             .collect()
     })
+}
+
+/// One run of `oracle` on `bytes`, tried again after a growing pause
+/// while it cannot start for a cause that may pass.
+fn run_patiently(
+    oracle: &ScriptOracle,
+    bytes: &[u8],
+    cancel: Watch<'_>,
+    patience: Duration,
+) -> Result<Ran> {
+    let started = std::time::Instant::now();
+    let mut pause = Duration::from_millis(100);
+    loop {
+        match oracle.run(bytes, cancel) {
+            Err(e) if !cannot_ever_start(&e) && started.elapsed() < patience => {
+                let until = std::time::Instant::now() + pause;
+                while std::time::Instant::now() < until {
+                    if cancel.is_cancelled() {
+                        return Ok(Ran {
+                            exit: Exit::Cancelled,
+                            took: Duration::ZERO,
+                            interesting: false,
+                        });
+                    }
+                    std::thread::sleep(Duration::from_millis(10));
+                }
+                pause = (pause * 2).min(Duration::from_secs(5));
+            }
+            other => return other,
+        }
+    }
 }
 
 /// What running the oracle by hand on the input found.
@@ -452,15 +506,10 @@ fn not_interesting_message(
     )
 }
 
+/// `s` quoted for a POSIX shell, as the recipe prints it (unchanged when
+/// it needs no quotes).
 fn shell_quote(s: &str) -> String {
-    if s.chars()
-        .all(|c| c.is_ascii_alphanumeric() || "/._-+=:,".contains(c))
-        && !s.is_empty()
-    {
-        s.to_string()
-    } else {
-        format!("'{}'", s.replace('\'', "'\\''"))
-    }
+    shlex::try_quote(s).map_or_else(|_| s.to_string(), |q| q.into_owned())
 }
 
 #[cfg(test)]
@@ -470,6 +519,9 @@ mod tests {
     #[test]
     fn shell_quoting_leaves_plain_paths_alone() {
         assert_eq!(shell_quote("/tmp/a.c"), "/tmp/a.c");
-        assert_eq!(shell_quote("it's here"), "'it'\\''s here'");
+        for text in ["it's here", "a \"b\" $c `d`", "tab\there"] {
+            let quoted = shell_quote(text);
+            assert_eq!(shlex::split(&quoted).unwrap(), [text], "{quoted}");
+        }
     }
 }

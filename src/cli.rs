@@ -64,7 +64,8 @@ Examples (the oracle gets the candidate as $1; it exits 0 while the bug shows):
 
 The oracle runs in a fresh temporary directory holding the candidate under the
 input's file name, so scripts that read the file by name work too (--copy FILE
-puts other files beside it). See docs/oracles.md, and docs/ci.md for CI.
+puts other files beside it); $REDUCE_CACHE_DIR is one directory for the whole
+run, for caches (GOCACHE, CCACHE_DIR). See docs/oracles.md, and docs/ci.md for CI.
 
 Also: reduce completions bash|zsh|fish (a completion script), reduce man.
 
@@ -81,7 +82,8 @@ Exit codes:
      diagnosis or a recipe to reproduce the check by hand is printed; with
      --same-crash, it shows no crash), its
      verdicts on the original disagree (flaky), or it accepts an empty file
-  4  the oracle cannot be run (missing, a directory, not executable)
+  4  the oracle cannot be run (missing, a directory, not executable, a
+     missing #! interpreter), or /dev/null is not a character device
   5  tests could not run for a minute (work directory full or gone, too many
      open files, process table full, ...): the output holds the best result
      so far, not a minimal one; fix the cause and run the same command to
@@ -174,6 +176,11 @@ fn format_parser() -> impl TypedValueParser<Value = Style> {
             }
             Style::Original => "The whitespace each kept token had in the input, tidied",
             Style::Compact => "As little whitespace as the oracle allows (tried once at the end)",
+            Style::Native => {
+                "The language's own formatter's output (clang-format, rustfmt, gofmt, ruff or \
+                 black, prettier, shfmt, python3 -m json.tool) if one is installed and the \
+                 oracle accepts it, else as `readable`"
+            }
         };
         (PossibleValue::new(s.name()).help(help), s)
     }))
@@ -227,7 +234,8 @@ pub struct Cli {
 
     /// With several files or a directory: leave the files matching GLOB
     /// untouched but present in every test (`*` and `?` within a name, `**`
-    /// across directories; repeatable).
+    /// across directories, `[...]` classes; a GLOB without `/` matches
+    /// names anywhere; repeatable).
     #[arg(long, value_name = "GLOB", help_heading = "Input")]
     pub(crate) exclude: Vec<String>,
 
@@ -413,6 +421,13 @@ pub struct Cli {
     )]
     pub(crate) format: Style,
 
+    /// A formatter for `--format native` to use instead of the language's:
+    /// a shell command given the result on stdin that prints it formatted
+    /// (e.g. 'clang-format --style=Google'); kept only if the oracle
+    /// accepts its output. Implies --format native.
+    #[arg(long, value_name = "CMD", help_heading = "Output")]
+    pub(crate) format_with: Option<String>,
+
     /// End the run by renaming identifiers to short names (`a`, `b`, …),
     /// one name at a time, each renaming tested by the oracle. Off by
     /// default: names help map a result back to the code. Needs a grammar
@@ -475,7 +490,8 @@ pub struct Cli {
     #[arg(long, value_name = "FILE", help_heading = "Output")]
     pub(crate) stats_json: Option<PathBuf>,
 
-    /// Stop after this long (e.g. 90s, 10m, 2h); the result is the best so far.
+    /// Stop after this long (e.g. 90s, 10m, 2h, 1h30m; a number alone is
+    /// seconds); the result is the best so far.
     #[arg(long, value_name = "DURATION", help_heading = "Limits")]
     pub(crate) max_time: Option<String>,
 
@@ -537,9 +553,10 @@ pub struct Cli {
     #[arg(long = "propose-with", value_name = "CMD", help_heading = "Algorithm")]
     pub(crate) propose_with: Vec<String>,
 
-    /// An OpenAI-compatible API (llama.cpp's server, Ollama, vLLM), plain
-    /// HTTP, e.g. http://127.0.0.1:8080/v1: its chat model is asked for a
-    /// smaller candidate after each round; the oracle judges it. Needs --llm-model.
+    /// An OpenAI-compatible API (llama.cpp's server, Ollama, vLLM, a hosted
+    /// one), http:// or https://, e.g. http://127.0.0.1:8080/v1: its chat
+    /// model is asked for a smaller candidate after each round; the oracle
+    /// judges it. Needs --llm-model.
     #[arg(
         long,
         value_name = "URL",
@@ -556,6 +573,27 @@ pub struct Cli {
         help_heading = "Algorithm"
     )]
     pub(crate) llm_model: Option<String>,
+
+    /// The environment variable holding --llm-url's API key (sent as
+    /// `Authorization: Bearer KEY`), e.g. OPENAI_API_KEY.
+    #[arg(
+        long,
+        value_name = "NAME",
+        requires = "llm_url",
+        help_heading = "Algorithm"
+    )]
+    pub(crate) llm_key_env: Option<String>,
+
+    /// PEM certificates for an https --llm-url to trust instead of the
+    /// built-in roots (a local server's self-signed certificate)
+    /// [default: $SSL_CERT_FILE, if set].
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "llm_url",
+        help_heading = "Algorithm"
+    )]
+    pub(crate) llm_ca_cert: Option<PathBuf>,
 
     /// Save the original and every accepted candidate in DIR, as
     /// `NNNN-<pass>.<ext>` in order (DIR is created).
@@ -626,6 +664,7 @@ impl Cli {
             propose_with: self.propose_with,
             llm,
             retest_every: self.retest_every,
+            format_with: self.format_with,
         })
     }
 
@@ -739,20 +778,53 @@ impl Cli {
         })
     }
 
-    /// `--llm-url` and `--llm-model`, the URL checked to be plain HTTP.
+    /// `--llm-url`, `--llm-model`, the key `--llm-key-env` names and the
+    /// certificates of `--llm-ca-cert` (else `SSL_CERT_FILE`); a URL that
+    /// is not http(s), a variable that is not set or a file that cannot be
+    /// read is refused (exit 2).
     fn llm_endpoint(&self) -> Result<Option<LlmEndpoint>> {
         let (Some(url), Some(model)) = (&self.llm_url, &self.llm_model) else {
             return Ok(None);
         };
-        if !url.starts_with("http://") {
+        if !(url.starts_with("http://") || url.starts_with("https://")) {
             return Err(failure(
                 exit::USAGE,
-                format!("--llm-url {url}: only plain http:// URLs are supported (a local server)"),
+                format!("--llm-url {url}: give an http:// or https:// URL"),
             ));
         }
+        let key = match &self.llm_key_env {
+            Some(name) => match std::env::var(name) {
+                Ok(key) if !key.trim().is_empty() => Some(key.trim().to_string()),
+                _ => {
+                    return Err(failure(
+                        exit::USAGE,
+                        format!("--llm-key-env {name}: the environment variable {name} is not set"),
+                    ));
+                }
+            },
+            None => None,
+        };
+        let ca_file = self.llm_ca_cert.clone().or_else(|| {
+            std::env::var_os("SSL_CERT_FILE")
+                .filter(|f| !f.is_empty())
+                .map(PathBuf::from)
+        });
+        // Plain HTTP has no certificates to check.
+        let ca_file = ca_file.filter(|_| url.starts_with("https://"));
+        let ca_pem = match ca_file {
+            Some(file) => Some(std::fs::read(&file).map_err(|e| {
+                failure(
+                    exit::USAGE,
+                    format!("cannot read the certificates {}: {e}", file.display()),
+                )
+            })?),
+            None => None,
+        };
         Ok(Some(LlmEndpoint {
             url: url.trim_end_matches('/').to_string(),
             model: model.clone(),
+            key,
+            ca_pem,
         }))
     }
 
@@ -836,6 +908,25 @@ impl Cli {
                 "--exclude applies to a directory or several files, not one file",
             ));
         }
+        if self.format_with.is_some() && matches!(self.format, Style::Compact | Style::Original) {
+            return Err(failure(
+                exit::USAGE,
+                format!(
+                    "--format-with goes with --format native (or readable), not {}",
+                    self.format.name()
+                ),
+            ));
+        }
+        if self
+            .format_with
+            .as_deref()
+            .is_some_and(|c| c.trim().is_empty())
+        {
+            return Err(failure(
+                exit::USAGE,
+                "--format-with is empty: give a shell command",
+            ));
+        }
         if self.jobs == Some(0) {
             return Err(failure(exit::USAGE, "-j/--jobs must be at least 1"));
         }
@@ -908,7 +999,10 @@ impl Cli {
                     sigma: self.sigma,
                     min_gain: self.min_gain,
                 },
-                format: self.format,
+                format: match self.format_with {
+                    Some(_) => Style::Native,
+                    None => self.format,
+                },
             },
         }
     }

@@ -77,12 +77,10 @@ impl FileSet {
     /// files, files holding the archive's markers and empty sets refused.
     pub fn read(inputs: &[PathBuf], exclude: &[String], lang: Option<Lang>) -> Result<FileSet> {
         let is_directory = inputs.len() == 1 && inputs[0].is_dir();
+        let exclude = Excludes::new(exclude)?;
         let (base, paths) = if is_directory {
             let base = inputs[0].clone();
-            let mut found = Vec::new();
-            walk(&base, &base, &mut found)?;
-            found.sort();
-            (base, found)
+            (base.clone(), walk(&base)?)
         } else {
             list_paths(inputs)?
         };
@@ -95,7 +93,7 @@ impl FileSet {
         };
         for rel in paths {
             let full = base.join(&rel);
-            if exclude.iter().any(|g| glob_matches(g, &rel)) {
+            if exclude.matches(&rel) {
                 set.kept.push((rel, full));
                 continue;
             }
@@ -203,26 +201,24 @@ fn language_of(path: &Path, content: &[u8]) -> Lang {
     }
 }
 
-/// Every regular file under `dir`, relative to `base`; a symlink or a
-/// special file is an error.
-fn walk(base: &Path, dir: &Path, found: &mut Vec<String>) -> Result<()> {
-    let entries = std::fs::read_dir(dir)
-        .with_context(|| format!("cannot read directory {}", dir.display()))?;
-    for entry in entries {
-        let entry = entry.with_context(|| format!("cannot read directory {}", dir.display()))?;
-        let path = entry.path();
-        let kind = entry
-            .file_type()
-            .with_context(|| format!("cannot read {}", path.display()))?;
-        if kind.is_dir() {
-            walk(base, &path, found)?;
-        } else if kind.is_file() {
-            found.push(relative(base, &path)?);
-        } else {
-            bail!("{}", refusal(&path, kind.is_symlink()));
+/// Every regular file under `base`, relative to it, in path order; a
+/// symlink or a special file is an error.
+fn walk(base: &Path) -> Result<Vec<String>> {
+    let mut found = Vec::new();
+    for entry in walkdir::WalkDir::new(base).follow_links(false).min_depth(1) {
+        let entry = entry.map_err(|e| {
+            let at = e.path().unwrap_or(base).display().to_string();
+            anyhow::Error::new(e).context(format!("cannot read directory {at}"))
+        })?;
+        let kind = entry.file_type();
+        if kind.is_file() {
+            found.push(relative(base, entry.path())?);
+        } else if !kind.is_dir() {
+            bail!("{}", refusal(entry.path(), kind.is_symlink()));
         }
     }
-    Ok(())
+    found.sort();
+    Ok(found)
 }
 
 /// Why `path` cannot be part of a set.
@@ -287,36 +283,40 @@ fn relative(base: &Path, path: &Path) -> Result<String> {
     Ok(parts.join("/"))
 }
 
-/// Whether `glob` matches the relative path `path`: `*` and `?` within a
-/// path component, `**` across components; a glob without `/` is matched
-/// against the file name too (`--exclude '*.o'`).
-pub fn glob_matches(glob: &str, path: &str) -> bool {
-    let name = path.rsplit('/').next().unwrap_or(path);
-    matches(glob.as_bytes(), path.as_bytes())
-        || (!glob.contains('/') && matches(glob.as_bytes(), name.as_bytes()))
+/// The `--exclude` globs, compiled once: `*` and `?` within a path
+/// component, `**` across components, `[...]` classes; a glob without `/`
+/// is matched against the file name too (`--exclude '*.o'`).
+pub(crate) struct Excludes {
+    paths: globset::GlobSet,
+    names: globset::GlobSet,
 }
 
-fn matches(glob: &[u8], text: &[u8]) -> bool {
-    match glob.first() {
-        None => text.is_empty(),
-        Some(b'*') if glob.get(1) == Some(&b'*') => {
-            let rest = glob[2..].strip_prefix(b"/").unwrap_or(&glob[2..]);
-            (0..=text.len()).any(|i| matches(rest, &text[i..]))
-        }
-        Some(b'*') => {
-            let rest = &glob[1..];
-            for i in 0..=text.len() {
-                if matches(rest, &text[i..]) {
-                    return true;
-                }
-                if text.get(i) == Some(&b'/') {
-                    return false;
-                }
+impl Excludes {
+    /// Compiles `globs`; a glob that is not one is an error naming it.
+    pub(crate) fn new(globs: &[String]) -> Result<Self> {
+        let mut paths = globset::GlobSetBuilder::new();
+        let mut names = globset::GlobSetBuilder::new();
+        for glob in globs {
+            let compiled = globset::GlobBuilder::new(glob)
+                .literal_separator(true)
+                .build()
+                .with_context(|| format!("--exclude {glob}: not a glob"))?;
+            if !glob.contains('/') {
+                names.add(compiled.clone());
             }
-            false
+            paths.add(compiled);
         }
-        Some(b'?') => text.first().is_some_and(|&c| c != b'/') && matches(&glob[1..], &text[1..]),
-        Some(&c) => text.first() == Some(&c) && matches(&glob[1..], &text[1..]),
+        let built = |set: globset::GlobSetBuilder| set.build().context("--exclude: bad globs");
+        Ok(Excludes {
+            paths: built(paths)?,
+            names: built(names)?,
+        })
+    }
+
+    /// Whether the relative path `path` (`/`-separated) is excluded.
+    pub(crate) fn matches(&self, path: &str) -> bool {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        self.paths.is_match(path) || self.names.is_match(name)
     }
 }
 
@@ -470,11 +470,15 @@ mod tests {
 
     #[test]
     fn globs_match_names_and_paths() {
+        let glob_matches =
+            |glob: &str, path: &str| Excludes::new(&[glob.to_string()]).unwrap().matches(path);
         assert!(glob_matches("*.o", "obj/x.o"));
         assert!(glob_matches("obj/*", "obj/x.o"));
         assert!(!glob_matches("obj/*", "obj/sub/x.o"));
         assert!(glob_matches("obj/**", "obj/sub/x.o"));
         assert!(glob_matches("**/x.?", "a/b/x.o"));
         assert!(!glob_matches("*.c", "a.h"));
+        assert!(glob_matches("[ab].c", "d/b.c"));
+        assert!(Excludes::new(&["[".to_string()]).is_err());
     }
 }

@@ -121,6 +121,43 @@ pub(crate) struct LayoutFacts {
     /// at the indentation they are at (Go's `statement_list`, which a
     /// block's braces hold as their one child).
     pub lists: Vec<KindId>,
+    /// Kinds that are one lexical unit (a string, a regular expression, an
+    /// attribute): their tokens keep the spacing the input gave them.
+    pub atoms: Vec<KindId>,
+    /// Kinds without brackets whose children go one per line, one step
+    /// deeper, after a line break (Python's `block`); in a language laid
+    /// out by re-indenting, kinds whose inner lines go one step deeper.
+    pub indented: Vec<KindId>,
+    /// Kinds of an `indented` parent's children that start at the
+    /// parent's depth (Bash's `else_clause`): re-indenting only.
+    pub clauses: Vec<KindId>,
+    /// Tokens with a space on both sides under a parent kind (Rust's `->`).
+    pub spaced: Vec<(KindId, KindId)>,
+    /// Tokens with no space on either side under a parent kind (Python's
+    /// `=` of a keyword argument).
+    pub tight: Vec<(KindId, KindId)>,
+    /// Spaces per indentation step.
+    pub indent: usize,
+    /// Whether the layout keeps every line as the input wrote it and only
+    /// indents it by depth (a language whose line breaks carry meaning).
+    pub reindent: bool,
+}
+
+/// The names `layout` in grammars/*.json gives, before they are checked
+/// against the grammar and made [`LayoutFacts`].
+#[derive(Debug, Default)]
+pub(crate) struct LayoutNames<'a> {
+    pub blocks: Vec<&'a str>,
+    pub lines: Vec<&'a str>,
+    pub lists: Vec<&'a str>,
+    pub atoms: Vec<&'a str>,
+    pub indented: Vec<&'a str>,
+    pub clauses: Vec<&'a str>,
+    /// Parent kinds and their tokens.
+    pub spaced: Vec<(&'a str, Vec<&'a str>)>,
+    pub tight: Vec<(&'a str, Vec<&'a str>)>,
+    pub indent: Option<usize>,
+    pub reindent: bool,
 }
 
 /// The step of a `statement_values` path to the named children outside
@@ -157,6 +194,10 @@ pub struct Grammar {
     /// How results are laid out for people (`layout`), if the language
     /// opts in: `None` keeps the input's spacing.
     pub(crate) layout: Option<LayoutFacts>,
+    /// The language's own formatters (`formatters`), each a program and
+    /// its arguments reading the text on stdin and printing it formatted,
+    /// in the order `--format native` tries them.
+    pub(crate) formatters: Vec<Vec<String>>,
     /// The text a consumer supplies at the start of a top-level item that
     /// lacks it (C's implicit `int`: `f(x) {}`), if any (`implied_text`).
     pub implied_text: Option<String>,
@@ -614,18 +655,33 @@ impl Grammar {
         Ok(())
     }
 
-    /// Opts in to the layout made from the tree, with these block, line
-    /// and list kinds.
-    pub(crate) fn set_layout(
-        &mut self,
-        blocks: &[&str],
-        lines: &[&str],
-        lists: &[&str],
-    ) -> Result<()> {
+    /// Opts in to the layout made from the tree, with the kinds and
+    /// tokens `names` gives.
+    pub(crate) fn set_layout(&mut self, names: &LayoutNames<'_>) -> Result<()> {
+        let tokens = |rules: &[(&str, Vec<&str>)]| -> Result<Vec<(KindId, KindId)>> {
+            let mut out = Vec::new();
+            for (parent, tokens) in rules {
+                let p = self.named_kind(parent)?;
+                for t in tokens {
+                    let k = self
+                        .find_kind(t, false)
+                        .with_context(|| format!("{}: unknown token `{t}`", self.name))?;
+                    out.push((p, k));
+                }
+            }
+            Ok(out)
+        };
         let facts = LayoutFacts {
-            blocks: self.named_kinds(blocks)?,
-            lines: self.named_kinds(lines)?,
-            lists: self.named_kinds(lists)?,
+            blocks: self.named_kinds(&names.blocks)?,
+            lines: self.named_kinds(&names.lines)?,
+            lists: self.named_kinds(&names.lists)?,
+            atoms: self.named_kinds(&names.atoms)?,
+            indented: self.named_kinds(&names.indented)?,
+            clauses: self.named_kinds(&names.clauses)?,
+            spaced: tokens(&names.spaced)?,
+            tight: tokens(&names.tight)?,
+            indent: names.indent.unwrap_or(2),
+            reindent: names.reindent,
         };
         self.layout = Some(facts);
         Ok(())

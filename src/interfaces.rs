@@ -149,6 +149,16 @@ pub trait VerdictLog: Sync {
     fn verdict(&self, key: u128, interesting: bool);
 }
 
+/// Formats a text with an outside formatter (`--format native`,
+/// `--format-with`), which the oracle module runs: the closing format pass
+/// proposes its output first.
+pub trait Formatter {
+    /// `text` as the user's formatter, else the first of `commands` (each
+    /// a program and its arguments, reading stdin, printing the result)
+    /// that is installed and succeeds, prints it; `None` if none does.
+    fn format(&self, commands: &[Vec<String>], text: &[u8]) -> Option<Vec<u8>>;
+}
+
 /// Hears every candidate the loop accepts, with the pass that proposed
 /// it, in order (`--history`, in `history.rs`), so that the loop itself
 /// writes no files.

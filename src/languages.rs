@@ -528,6 +528,41 @@ mod tests {
                 assert_eq!(field, parts[0]);
                 assert_eq!(local, kind_id(&text(&parts[1])));
             }
+            if let Some(layout) = data["layout"].as_object() {
+                let facts = grammar.layout.as_ref().expect("layout facts");
+                let lists = [
+                    ("blocks", &facts.blocks),
+                    ("lines", &facts.lines),
+                    ("lists", &facts.lists),
+                    ("atoms", &facts.atoms),
+                    ("indented", &facts.indented),
+                    ("clauses", &facts.clauses),
+                ];
+                for (key, loaded) in lists {
+                    for kind in layout
+                        .get(key)
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                    {
+                        assert!(loaded.contains(&kind_id(&text(kind))), "layout.{key}");
+                    }
+                }
+                for (key, loaded) in [("spaced", &facts.spaced), ("tight", &facts.tight)] {
+                    for (parent, tokens) in layout
+                        .get(key)
+                        .and_then(Value::as_object)
+                        .into_iter()
+                        .flatten()
+                    {
+                        for t in tokens.as_array().unwrap() {
+                            let token = bare.find_kind(t.as_str().unwrap(), false);
+                            assert!(token.is_some(), "{}: no token {t}", lang.name());
+                            assert!(loaded.contains(&(kind_id(parent), token.unwrap())));
+                        }
+                    }
+                }
+            }
             for kind in data["implied_tokens"].as_array().into_iter().flatten() {
                 let kind = text(kind);
                 let k = bare.find_kind(&kind, true).or(bare.find_kind(&kind, false));

@@ -1,17 +1,17 @@
 //! `--llm-url`, `--llm-model`: smaller candidates asked of a chat model
-//! behind an OpenAI-compatible API (llama.cpp's server, Ollama, vLLM), as
-//! the user already runs one locally.
+//! behind an OpenAI-compatible API (llama.cpp's server, Ollama, vLLM, a
+//! hosted one), the only code that opens a connection.
 //!
-//! One `POST {url}/chat/completions` per outside pass, over plain HTTP/1.1
-//! with std's `TcpStream` (the offline registry has no HTTP client crate,
-//! and a local server needs neither TLS nor keep-alive). The reply's
-//! messages are candidates: the contents of its fenced code blocks, or its
-//! whole text without one, each split at `---- reduce candidate ----` lines.
-//! Nothing is trusted: the caller keeps a candidate only if it is smaller
-//! and the oracle accepts it.
+//! One `POST {url}/chat/completions` per outside pass, with the `ureq`
+//! crate: plain HTTP or HTTPS (rustls; Mozilla's roots, or the
+//! certificates of `--llm-ca-cert`/`SSL_CERT_FILE` instead), an API key
+//! from the environment variable `--llm-key-env` names sent as a bearer
+//! token, the oracle's timeout or two minutes, and at most 64 MiB of
+//! reply. The reply's messages are candidates: the contents of its
+//! fenced code blocks, or its whole text without one, each split at
+//! `---- reduce candidate ----` lines. Nothing is trusted: the caller
+//! keeps a candidate only if it is smaller and the oracle accepts it.
 
-use std::io::{Read, Write};
-use std::net::{TcpStream, ToSocketAddrs};
 use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
@@ -49,12 +49,7 @@ pub(crate) fn propose(
         "temperature": 0,
         "stream": false,
     });
-    let reply = post(
-        &endpoint.url,
-        "/chat/completions",
-        &body.to_string(),
-        timeout,
-    )?;
+    let reply = post(endpoint, &body.to_string(), timeout)?;
     let reply: serde_json::Value =
         serde_json::from_slice(&reply).context("the reply is not JSON")?;
     let choices = reply["choices"]
@@ -91,83 +86,56 @@ fn candidates_in(message: &str) -> Vec<Vec<u8>> {
         .collect()
 }
 
-/// POSTs `body` (JSON) to `base` + `path` (`base` is `http://host[:port][/prefix]`);
-/// the reply's body when its status is 200.
-fn post(base: &str, path: &str, body: &str, timeout: Duration) -> Result<Vec<u8>> {
-    let rest = base
-        .strip_prefix("http://")
-        .context("only http:// URLs are supported")?;
-    let (authority, prefix) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
-    let host_port = if authority.contains(':') {
-        authority.to_string()
-    } else {
-        format!("{authority}:80")
-    };
-    let address = host_port
-        .to_socket_addrs()
-        .with_context(|| format!("cannot resolve {authority}"))?
-        .next()
-        .with_context(|| format!("no address for {authority}"))?;
-    let mut stream = TcpStream::connect_timeout(&address, timeout)
-        .with_context(|| format!("cannot connect to {authority}"))?;
-    stream.set_read_timeout(Some(timeout))?;
-    stream.set_write_timeout(Some(timeout))?;
-    let request = format!(
-        "POST {prefix}{path} HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/json\r\n\
-         Accept: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-        body.len()
-    );
-    stream
-        .write_all(request.as_bytes())
-        .context("cannot send the request")?;
-    let mut reply = Vec::new();
-    stream
-        .take(REPLY_LIMIT)
-        .read_to_end(&mut reply)
-        .context("cannot read the reply")?;
-    body_of(&reply)
-}
-
-/// The body of an HTTP/1.1 reply, if its status is 200 (chunked or not).
-fn body_of(reply: &[u8]) -> Result<Vec<u8>> {
-    let end = reply
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .context("the reply is not HTTP")?;
-    let head = String::from_utf8_lossy(&reply[..end]).to_ascii_lowercase();
-    let body = &reply[end + 4..];
-    let status = head.split_whitespace().nth(1).unwrap_or("");
-    if status != "200" {
-        bail!(
-            "the server answered {}",
-            head.lines().next().unwrap_or("nothing")
+/// POSTs `body` (JSON) to the endpoint's `/chat/completions`; the reply's
+/// body when its status is 200.
+fn post(endpoint: &LlmEndpoint, body: &str, timeout: Duration) -> Result<Vec<u8>> {
+    let mut config = ureq::Agent::config_builder()
+        .timeout_global(Some(timeout))
+        .http_status_as_error(false);
+    if let Some(pem) = &endpoint.ca_pem {
+        config = config.tls_config(
+            ureq::tls::TlsConfig::builder()
+                .root_certs(root_certs(pem)?)
+                .build(),
         );
     }
-    if head.contains("transfer-encoding: chunked") {
-        return dechunk(body);
+    let agent: ureq::Agent = config.build().into();
+    let url = format!("{}/chat/completions", endpoint.url);
+    let mut request = agent
+        .post(&url)
+        .header("Content-Type", "application/json")
+        .header("Accept", "application/json");
+    if let Some(key) = &endpoint.key {
+        request = request.header("Authorization", format!("Bearer {key}"));
     }
-    Ok(body.to_vec())
+    let mut reply = request.send(body).map_err(|e| match e {
+        ureq::Error::Io(io) => anyhow::Error::new(io).context("cannot reach the server"),
+        other => anyhow::Error::new(other),
+    })?;
+    let status = reply.status();
+    if status != 200 {
+        bail!("the server answered {status}");
+    }
+    reply
+        .body_mut()
+        .with_config()
+        .limit(REPLY_LIMIT)
+        .read_to_vec()
+        .context("cannot read the reply")
 }
 
-/// A chunked body put back together.
-fn dechunk(mut body: &[u8]) -> Result<Vec<u8>> {
-    let mut out = Vec::new();
-    loop {
-        let line_end = body
-            .windows(2)
-            .position(|w| w == b"\r\n")
-            .context("a truncated chunked reply")?;
-        let size_text = String::from_utf8_lossy(&body[..line_end]);
-        let size_text = size_text.split(';').next().unwrap_or("").trim();
-        let size = usize::from_str_radix(size_text, 16).context("a bad chunk size")?;
-        body = &body[line_end + 2..];
-        if size == 0 {
-            return Ok(out);
+/// The certificates of a PEM file, to trust instead of the built-in roots.
+fn root_certs(pem: &[u8]) -> Result<ureq::tls::RootCerts> {
+    let mut certs = Vec::new();
+    for item in ureq::tls::parse_pem(pem) {
+        if let ureq::tls::PemItem::Certificate(cert) = item.context("a bad PEM certificate file")? {
+            certs.push(cert);
         }
-        let chunk = body.get(..size).context("a truncated chunk")?;
-        out.extend_from_slice(chunk);
-        body = body.get(size + 2..).unwrap_or_default();
     }
+    if certs.is_empty() {
+        bail!("the certificate file holds no PEM certificate");
+    }
+    Ok(ureq::tls::RootCerts::new_with_certs(&certs))
 }
 
 #[cfg(test)]
@@ -185,12 +153,7 @@ mod tests {
     }
 
     #[test]
-    fn chunked_and_plain_bodies_are_read_and_errors_refused() {
-        let plain = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok";
-        assert_eq!(body_of(plain).unwrap(), b"ok");
-        let chunked =
-            b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n";
-        assert_eq!(body_of(chunked).unwrap(), b"abcde");
-        assert!(body_of(b"HTTP/1.1 500 Oops\r\n\r\n").is_err());
+    fn a_certificate_file_without_certificates_is_refused() {
+        assert!(root_certs(b"not a certificate").is_err());
     }
 }

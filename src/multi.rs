@@ -77,6 +77,7 @@ pub(crate) fn run_set(
         messages: stages.messages,
         steps: stages.steps,
         passes: stages.passes,
+        formatter: stages.formatter,
     };
     let mut reduced = reduce_set(stages, set, source, progress)?;
     reduced.output_ahead = journaled.replaying();
@@ -198,6 +199,7 @@ impl SetRun {
             // refused for sets (`app::refuse_single_file_flags`).
             steps: None,
             passes: stages.passes,
+            formatter: stages.formatter,
         };
         self.stage(&sub, &plan, Some(&member), path, progress)
     }

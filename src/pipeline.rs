@@ -14,7 +14,7 @@ use std::sync::Arc;
 use anyhow::{Result, bail};
 
 use crate::configuration::Configuration;
-use crate::interfaces::{Observer, Strictness, SyntaxFilter};
+use crate::interfaces::{Formatter, Observer, Strictness, SyntaxFilter};
 use crate::languages::Lang;
 use crate::policy::format::Style;
 use crate::policy::perses::PersesSchedule;
@@ -456,12 +456,15 @@ impl Plan {
         }
     }
 
-    /// Runs one part of the closing phases, once the rounds are over.
+    /// Runs one part of the closing phases, once the rounds are over. The
+    /// format pass first proposes what `formatter` (`--format native`)
+    /// makes of the text, if anything.
     pub(crate) fn run_closing(
         &self,
         reducer: &mut Reducer<'_>,
         mut config: Configuration,
         observer: &mut dyn Observer,
+        formatter: Option<&dyn Formatter>,
         part: Closing,
     ) -> (Configuration, StopReason) {
         // The last token pass may leave missing tokens (the parser's
@@ -475,10 +478,25 @@ impl Plan {
             let lenient = phase.role == Role::LenientPass;
             let strictness = lenient.then_some(Strictness::MissingTokensFree);
             reducer.set_filter(strictness);
-            config = match self.run_phases(&[phase], reducer, config, observer) {
-                (config, StopReason::Finished) => config,
-                stopped => return stopped,
+            let formatted = formatter
+                .filter(|_| std::ptr::eq(phase, &registry::FORMAT))
+                .and_then(|f| {
+                    let commands = self.context.language.map(|l| &l.grammar().formatters);
+                    let text = self.context.units.render(&config);
+                    f.format(commands.map_or(&[][..], Vec::as_slice), &text)
+                });
+            let (next, reason) = match formatted {
+                Some(text) => {
+                    let context = self.context.with_formatted(Arc::from(text));
+                    let mut policy = phase.policy(&context);
+                    reducer.run(&mut policy, config, observer)
+                }
+                None => self.run_phases(&[phase], reducer, config, observer),
             };
+            config = next;
+            if reason != StopReason::Finished {
+                return (config, reason);
+            }
         }
         (config, StopReason::Finished)
     }

@@ -79,6 +79,9 @@ pub struct Settings {
     pub(crate) llm: Option<LlmEndpoint>,
     /// Re-test the current best after this many successes (0: only at the end).
     pub(crate) retest_every: u32,
+    /// The formatter `--format native` uses instead of the language's, a
+    /// shell command from stdin to stdout (`--format-with`).
+    pub(crate) format_with: Option<String>,
 }
 
 /// What judges a candidate.
@@ -91,12 +94,29 @@ pub(crate) enum Judge {
     Run(RunSpec),
 }
 
-/// An OpenAI-compatible chat endpoint (`--llm-url`, `--llm-model`).
-#[derive(Clone, Debug)]
+/// An OpenAI-compatible chat endpoint (`--llm-url`, `--llm-model`,
+/// `--llm-key-env`, `--llm-ca-cert`).
+#[derive(Clone)]
 pub(crate) struct LlmEndpoint {
-    /// The API's base, e.g. `http://127.0.0.1:8080/v1`.
+    /// The API's base, e.g. `http://127.0.0.1:8080/v1` or `https://...`.
     pub(crate) url: String,
     pub(crate) model: String,
+    /// The API key sent as a bearer token, read from the environment.
+    pub(crate) key: Option<String>,
+    /// PEM certificates to trust instead of the built-in roots.
+    pub(crate) ca_pem: Option<Vec<u8>>,
+}
+
+impl std::fmt::Debug for LlmEndpoint {
+    /// Everything but the key's value.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LlmEndpoint")
+            .field("url", &self.url)
+            .field("model", &self.model)
+            .field("key", &self.key.as_ref().map(|_| "(hidden)"))
+            .field("ca_pem", &self.ca_pem.as_ref().map(Vec::len))
+            .finish()
+    }
 }
 
 impl Settings {
@@ -111,27 +131,33 @@ impl Settings {
     }
 }
 
-/// Parses `90`, `90s`, `10m`, `2h`, `1.5h`.
+/// Parses `90` (seconds), `90s`, `10m`, `2h`, `1h30m`, `1.5h`: the
+/// units are humantime's (`s`, `sec`, `m`, `min`, `h`, `hours`, `d`, ...);
+/// a number alone is seconds, and a fraction takes one unit.
 pub(crate) fn parse_duration(text: &str) -> Result<Duration> {
     let t = text.trim();
-    let (num, unit) = match t.find(|c: char| c.is_ascii_alphabetic()) {
-        Some(i) => (&t[..i], &t[i..]),
-        None => (t, "s"),
+    let bad = || format!("--max-time {text}: not a duration (try 90s, 10m, 2h)");
+    let duration = match t.parse::<f64>() {
+        Ok(secs) => Duration::try_from_secs_f64(secs).ok(),
+        Err(_) => match humantime::parse_duration(t) {
+            Ok(d) => Some(d),
+            // `1.5h`: humantime takes whole numbers; the fraction scales one unit.
+            Err(_) => {
+                let at = t
+                    .find(|c: char| c.is_ascii_alphabetic())
+                    .with_context(bad)?;
+                let n: f64 = t[..at].trim().parse().ok().with_context(bad)?;
+                let unit = humantime::parse_duration(&format!("1{}", &t[at..]))
+                    .ok()
+                    .with_context(bad)?;
+                Duration::try_from_secs_f64(unit.as_secs_f64() * n).ok()
+            }
+        },
     };
-    let n: f64 = num
-        .trim()
-        .parse()
-        .with_context(|| format!("--max-time {text}: not a duration (try 90s, 10m, 2h)"))?;
-    let secs = match unit {
-        "s" | "sec" | "secs" => n,
-        "m" | "min" | "mins" => n * 60.0,
-        "h" | "hr" | "hours" => n * 3600.0,
-        _ => bail!("--max-time {text}: unknown unit `{unit}` (use s, m or h)"),
-    };
-    if !(secs > 0.0 && secs.is_finite()) {
-        bail!("--max-time {text}: must be positive");
+    match duration {
+        Some(d) if !d.is_zero() => Ok(d),
+        _ => bail!("--max-time {text}: must be positive"),
     }
-    Ok(Duration::from_secs_f64(secs))
 }
 
 /// Parses a size in bytes: `4096`, `512K`, `512M`, `2G`, `1T` (powers of
@@ -170,6 +196,7 @@ mod tests {
         assert_eq!(parse_duration("90s").unwrap(), Duration::from_secs(90));
         assert_eq!(parse_duration("10m").unwrap(), Duration::from_secs(600));
         assert_eq!(parse_duration("1.5h").unwrap(), Duration::from_secs(5400));
+        assert_eq!(parse_duration("1h30m").unwrap(), Duration::from_secs(5400));
         assert!(parse_duration("10 parsecs").is_err());
         assert!(parse_duration("-3s").is_err());
     }

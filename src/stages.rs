@@ -30,7 +30,7 @@ use anyhow::Result;
 
 use crate::configuration::Configuration;
 use crate::interfaces::{
-    Candidate, Messages, Observer, Oracle, StepLog, Verdict, VerdictLog, Watch,
+    Candidate, Formatter, Messages, Observer, Oracle, StepLog, Verdict, VerdictLog, Watch,
 };
 use crate::journal::{Journal, Replaying, Resumed};
 use crate::languages::Lang;
@@ -58,6 +58,8 @@ pub(crate) struct Stages<'a> {
     pub(crate) steps: Option<&'a dyn StepLog>,
     /// The outside passes tried at each fixpoint.
     pub(crate) passes: &'a Passes<'a>,
+    /// The formatter the format pass asks first (`--format native`).
+    pub(crate) formatter: Option<&'a dyn Formatter>,
 }
 
 /// What the stages left: the result, its unit count, why the run stopped,
@@ -314,15 +316,9 @@ impl<'a> Stages<'a> {
             // may leave parse errors a compiler takes (`f() {}`), which are
             // the result, not a text the grammar cannot read.
             let mut blocks = None;
-            if !again
-                && !lenient_deleted
-                && reason == StopReason::Finished
-                && stage.reparses_between_rounds()
-                && stage.fell_back_to_blocks().is_none()
-            {
-                let plan = Plan::new(strategy, self.lang, bytes.clone())?;
-                again = plan.fell_back_to_blocks().is_some();
-                blocks = Some(plan).filter(|_| again);
+            if !again && !lenient_deleted && reason == StopReason::Finished {
+                blocks = self.blocks_after(strategy, stage, &bytes)?;
+                again = blocks.is_some();
             }
             let mut shrunk_outside = false;
             if !again && reason == StopReason::Finished {
@@ -333,21 +329,8 @@ impl<'a> Stages<'a> {
                 }
             }
             if !again && reason == StopReason::Finished {
-                let kept = result.len();
-                (result, reason) =
-                    stage.run_closing(&mut reducer, result, &mut observer, Closing::Lenient);
-                // A token the closing scan deleted may free more on a fresh
-                // parse (`println!(x)` minus `!` is a call whose
-                // parentheses may go): another round, so that a second
-                // run changes nothing.
-                again = reason == StopReason::Finished
-                    && stage.reparses_between_rounds()
-                    && result.len() < kept;
+                (result, reason, again) = self.close(stage, &mut reducer, result, &mut observer);
                 lenient_deleted |= again;
-                if !again && reason == StopReason::Finished {
-                    (result, reason) =
-                        stage.run_closing(&mut reducer, result, &mut observer, Closing::Finishing);
-                }
                 bytes = units.render(&result);
             }
             if let Some(err) = run.keeper.save_error.take() {
@@ -378,6 +361,54 @@ impl<'a> Stages<'a> {
             reparsed = Some(next);
             stage_text = bytes;
         }
+    }
+
+    /// The plan of text blocks for `bytes` when the grammar's rounds of
+    /// `stage` are over and left it mostly in parse errors, as a run
+    /// starting from it would reduce it (so that a second run changes
+    /// nothing); `None` otherwise.
+    fn blocks_after(
+        &self,
+        strategy: &Strategy,
+        stage: &Plan,
+        bytes: &[u8],
+    ) -> Result<Option<Plan>> {
+        if !stage.reparses_between_rounds() || stage.fell_back_to_blocks().is_some() {
+            return Ok(None);
+        }
+        let plan = Plan::new(strategy, self.lang, bytes.to_vec())?;
+        Ok(Some(plan).filter(|p| p.fell_back_to_blocks().is_some()))
+    }
+
+    /// The closing phases of a stage whose rounds are over: the lenient
+    /// scan, then the renaming and layout; but a token the scan deleted
+    /// may free more on a fresh parse (`println!(x)` minus `!` is a call
+    /// whose parentheses may go), so then another round comes first (the
+    /// returned flag), and a second run changes nothing.
+    fn close(
+        &self,
+        stage: &Plan,
+        reducer: &mut Reducer<'_>,
+        result: Configuration,
+        observer: &mut dyn Observer,
+    ) -> (Configuration, StopReason, bool) {
+        let kept = result.len();
+        let (result, reason) =
+            stage.run_closing(reducer, result, observer, self.formatter, Closing::Lenient);
+        let again = reason == StopReason::Finished
+            && stage.reparses_between_rounds()
+            && result.len() < kept;
+        if again || reason != StopReason::Finished {
+            return (result, reason, again);
+        }
+        let (result, reason) = stage.run_closing(
+            reducer,
+            result,
+            observer,
+            self.formatter,
+            Closing::Finishing,
+        );
+        (result, reason, false)
     }
 
     /// Saves a result an outside pass found, as the observer saves the

@@ -628,6 +628,35 @@ fn an_oracle_that_cannot_be_started_is_refused_with_exit_4_and_says_why() {
     sb.assert_no_temp_left();
 }
 
+#[test]
+fn a_machine_whose_dev_null_is_a_regular_file_is_refused_with_one_line() {
+    let sb = Sandbox::new();
+    sb.write("in.txt", &numbers(8), false);
+    sb.write("keep.sh", "#!/bin/sh\ngrep -qx 2 \"$1\"\n", true);
+    let fake = sb.write("fake-null", "", false);
+    // A private mount namespace: the file covers /dev/null for `reduce`
+    // alone (the tests run as root), never for the host.
+    let mut command = crate::util::quiet("unshare");
+    command
+        .args(["-m", "--propagation", "private", "sh", "-c"])
+        .arg("mount --bind \"$0\" /dev/null && exec \"$@\"")
+        .arg(&fake)
+        .arg(env!("CARGO_BIN_EXE_reduce"))
+        .args(["--oracle", "keep.sh", "in.txt"])
+        .current_dir(sb.path())
+        .env("TMPDIR", sb.tmp());
+    let out = crate::util::run_quietly(&mut command);
+    assert_exit(&out, 4);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("/dev/null is not a character device"), "{err}");
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    assert!(!sb.path().join("in.reduced.txt").exists());
+    sb.assert_no_temp_left();
+    use std::os::unix::fs::FileTypeExt;
+    let host = std::fs::metadata("/dev/null").unwrap().file_type();
+    assert!(host.is_char_device(), "the host's /dev/null was touched");
+}
+
 /// Whether `/dev/shm` is what `reduce` takes for test directories when
 /// `TMPDIR` is unset: a writable tmpfs, not mounted noexec, with 1 GiB free.
 fn dev_shm_is_roomy_tmpfs() -> bool {
@@ -717,4 +746,65 @@ fn without_tmpdir_tests_run_in_dev_shm_when_it_is_a_roomy_tmpfs_and_leave_nothin
         "numbers.reduced.txt",
         &["--unit", "line"],
     );
+}
+
+#[test]
+fn an_oracle_keeping_its_cache_in_the_shared_directory_starts_cold_once_and_leaves_nothing() {
+    let sb = Sandbox::new();
+    let original = numbers(12);
+    sb.write("in.txt", &original, false);
+    // Its cache starts cold when the directory is new (mkdir is atomic:
+    // tests run two at once), and, under `reduce`, a process that left the
+    // test's group goes on writing into the test's directory after the
+    // test ends.
+    sb.write(
+        "cached.sh",
+        "#!/bin/sh\nc=\"${REDUCE_CACHE_DIR:-$(mktemp -d)}/cache\"\n\
+         if mkdir \"$c\" 2>/dev/null && [ -n \"$COLD\" ]; then echo cold >> \"$COLD\"; fi\n\
+         echo x > \"$c/entry.$$\"\n\
+         [ -z \"$REDUCE_CACHE_DIR\" ] || setsid sh -c 'i=0; while [ $i -lt 300 ]; do : > \"w$i\"; i=$((i+1)); done' >/dev/null 2>&1 &\n\
+         grep -qx 2 \"$1\" && grep -qx 7 \"$1\"\n",
+        true,
+    );
+    let cold = sb.path().join("cold.log");
+    let args = ["--unit", "line", "-j", "2"];
+    let mut run = args.to_vec();
+    run.extend(["--oracle", "cached.sh", "in.txt", "--stats-json", "s.json"]);
+    let out = sb.reduce_env(&run, &[("COLD", cold.to_str().unwrap())]);
+    assert_exit(&out, 0);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !err.contains("cannot remove") && !err.contains("not empty"),
+        "{err}"
+    );
+    let s = crate::util::stats(&sb, "s.json");
+    let tests = s["phases"].as_array().unwrap().iter();
+    let tests: u64 = tests.map(|p| p["tests"].as_u64().unwrap()).sum();
+    assert!(tests > 10, "{s}");
+    assert_eq!(crate::util::lines_in(&cold), 1, "cold starts");
+    assert_invariants(
+        &sb,
+        "cached.sh",
+        "in.txt",
+        original.as_bytes(),
+        "in.reduced.txt",
+        &args,
+    );
+}
+
+#[test]
+fn an_oracle_leaving_megabytes_in_its_tmpdir_is_told_once_how_to_keep_them() {
+    let sb = Sandbox::new();
+    sb.write("in.txt", &numbers(8), false);
+    sb.write(
+        "big.sh",
+        "#!/bin/sh\nhead -c 5000000 /dev/zero > \"$TMPDIR/blob\"\ngrep -qx 2 \"$1\"\n",
+        true,
+    );
+    let out = sb.reduce(&["--unit", "line", "--oracle", "big.sh", "in.txt"]);
+    assert_exit(&out, 0);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.matches("REDUCE_CACHE_DIR").count(), 2, "{err}");
+    assert_eq!(err.matches("leaves more than").count(), 1, "{err}");
+    sb.assert_no_temp_left();
 }

@@ -5,6 +5,8 @@
 use std::fs;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use crate::tree::reduce_fixture;
 use crate::util::{Sandbox, assert_exit, assert_invariants, stats};
@@ -30,6 +32,15 @@ fn lines_sandbox(n: u32) -> Sandbox {
 /// Runs `reduce` on `in.txt` with `keep.sh`, line units, `extra` flags,
 /// stats in `s.json`; returns stderr and the stats.
 fn run_lines(sb: &Sandbox, extra: &[&str]) -> (String, serde_json::Value) {
+    run_lines_env(sb, extra, &[])
+}
+
+/// [`run_lines`] with extra environment variables.
+fn run_lines_env(
+    sb: &Sandbox,
+    extra: &[&str],
+    env: &[(&str, &str)],
+) -> (String, serde_json::Value) {
     let mut args = vec![
         "--unit",
         "line",
@@ -44,7 +55,7 @@ fn run_lines(sb: &Sandbox, extra: &[&str]) -> (String, serde_json::Value) {
         "s.json",
     ];
     args.extend(extra);
-    let out = sb.reduce(&args);
+    let out = sb.reduce_env(&args, env);
     assert_exit(&out, 0);
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
     (err, stats(sb, "s.json"))
@@ -277,46 +288,151 @@ fn proposals_are_judged_by_the_oracle_and_only_a_good_smaller_one_is_kept() {
 
 /// A chat-completions server on 127.0.0.1 answering every request with
 /// `content`, in a thread; returns its base URL and a count of requests.
-fn chat_server(content: &'static str) -> (String, std::sync::Arc<std::sync::atomic::AtomicUsize>) {
+fn chat_server(content: &'static str) -> (String, Arc<AtomicUsize>) {
+    chat_server_with(content, None, None)
+}
+
+/// [`chat_server`] over TLS with `tls`'s certificate (an https URL), and
+/// checking for `key` as the bearer token when given.
+fn chat_server_with(
+    content: &'static str,
+    tls: Option<Arc<rustls::ServerConfig>>,
+    key: Option<&'static str>,
+) -> (String, Arc<AtomicUsize>) {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let url = format!("http://{}/v1", listener.local_addr().unwrap());
-    let served = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-    let count = std::sync::Arc::clone(&served);
+    let scheme = if tls.is_some() { "https" } else { "http" };
+    let url = format!("{scheme}://{}/v1", listener.local_addr().unwrap());
+    let served = Arc::new(AtomicUsize::new(0));
+    let count = Arc::clone(&served);
     std::thread::spawn(move || {
         for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { return };
-            let mut reader = BufReader::new(stream.try_clone().unwrap());
-            let mut length = 0;
-            let mut request_line = String::new();
-            reader.read_line(&mut request_line).unwrap();
-            loop {
-                let mut line = String::new();
-                reader.read_line(&mut line).unwrap();
-                if line.trim().is_empty() {
-                    break;
+            let Ok(stream) = stream else { return };
+            let answered = match &tls {
+                None => answer(stream, content, key),
+                Some(config) => {
+                    let Ok(conn) = rustls::ServerConnection::new(Arc::clone(config)) else {
+                        return;
+                    };
+                    answer(rustls::StreamOwned::new(conn, stream), content, key)
                 }
-                if let Some(v) = line.to_ascii_lowercase().strip_prefix("content-length:") {
-                    length = v.trim().parse().unwrap();
-                }
+            };
+            if answered {
+                count.fetch_add(1, Ordering::SeqCst);
             }
-            let mut body = vec![0; length];
-            reader.read_exact(&mut body).unwrap();
-            let request: serde_json::Value = serde_json::from_slice(&body).unwrap();
-            assert!(request_line.starts_with("POST /v1/chat/completions "));
-            assert_eq!(request["model"], "tiny");
-            count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-            let reply = serde_json::json!({
-                "choices": [{"message": {"role": "assistant", "content": content}}]
-            })
-            .to_string();
-            let _ = write!(
-                stream,
-                "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{reply}",
-                reply.len()
-            );
         }
     });
     (url, served)
+}
+
+/// Reads one chat request from `stream` and answers it with `content`;
+/// whether it was a well-formed request (with `key`, if given).
+fn answer(mut stream: impl Read + Write, content: &str, key: Option<&str>) -> bool {
+    let mut reader = BufReader::new(&mut stream);
+    let mut length = 0;
+    let mut request_line = String::new();
+    let mut authorized = key.is_none();
+    if reader.read_line(&mut request_line).is_err() {
+        return false; // a client that gave up on the handshake
+    }
+    loop {
+        let mut line = String::new();
+        reader.read_line(&mut line).unwrap();
+        if line.trim().is_empty() {
+            break;
+        }
+        let lower = line.to_ascii_lowercase();
+        if let Some(v) = lower.strip_prefix("content-length:") {
+            length = v.trim().parse().unwrap();
+        }
+        if let Some(key) = key {
+            authorized |= line
+                .trim()
+                .eq_ignore_ascii_case(&format!("authorization: Bearer {key}"));
+        }
+    }
+    let mut body = vec![0; length];
+    reader.read_exact(&mut body).unwrap();
+    drop(reader);
+    let request: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert!(request_line.starts_with("POST /v1/chat/completions "));
+    assert_eq!(request["model"], "tiny");
+    let (status, reply) = if authorized {
+        let reply = serde_json::json!({
+            "choices": [{"message": {"role": "assistant", "content": content}}]
+        });
+        ("200 OK", reply.to_string())
+    } else {
+        ("401 Unauthorized", "{}".to_string())
+    };
+    let _ = write!(
+        stream,
+        "HTTP/1.1 {status}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{reply}",
+        reply.len()
+    );
+    let _ = stream.flush();
+    authorized
+}
+
+/// A TLS server configuration with a fresh self-signed certificate for
+/// 127.0.0.1, and that certificate as PEM (for the client to trust).
+fn self_signed() -> (Arc<rustls::ServerConfig>, String) {
+    let made = rcgen::generate_simple_self_signed(vec!["127.0.0.1".to_string()]).unwrap();
+    let key = rustls::pki_types::PrivateKeyDer::Pkcs8(made.signing_key.serialize_der().into());
+    // The process's default provider: ring, the one the build enables.
+    let config = rustls::ServerConfig::builder()
+        .with_no_client_auth()
+        .with_single_cert(vec![made.cert.der().clone()], key)
+        .unwrap();
+    (Arc::new(config), made.cert.pem())
+}
+
+#[test]
+fn a_chat_model_over_https_with_a_key_from_the_environment_proposes_candidates() {
+    let sb = digits_sandbox(12);
+    let (tls, pem) = self_signed();
+    sb.write("ca.pem", &pem, false);
+    let (url, served) = chat_server_with("```\n27\n```\n", Some(tls), Some("s3cret"));
+    let args = [
+        "--algo",
+        "ddmin",
+        "--llm-url",
+        &url,
+        "--llm-model",
+        "tiny",
+        "--llm-key-env",
+        "TEST_LLM_KEY",
+    ];
+    // Trusted through --llm-ca-cert, and through SSL_CERT_FILE.
+    let with_ca = [&args[..], &["--llm-ca-cert", "ca.pem"]].concat();
+    let key = ("TEST_LLM_KEY", "s3cret");
+    for (args, env) in [
+        (&with_ca, vec![key]),
+        (&args.to_vec(), vec![key, ("SSL_CERT_FILE", "ca.pem")]),
+    ] {
+        let (err, _) = run_lines_env(&sb, args, &env);
+        assert_eq!(sb.read("out.txt"), b"27\n", "{err}");
+    }
+    // Asked at each fixpoint, at least once a run.
+    let answered = served.load(Ordering::SeqCst);
+    assert!(answered >= 2, "{answered}");
+    // Without the certificate the server is not trusted; the run goes on.
+    let (err, _) = run_lines_env(&sb, &args, &[("TEST_LLM_KEY", "s3cret")]);
+    assert_eq!(err.matches("--llm-url").count(), 1, "{err}");
+    assert_eq!(served.load(Ordering::SeqCst), answered);
+    // A key variable that is not set is refused before any test.
+    let out = sb.reduce(&[
+        "--oracle",
+        "keep.sh",
+        "in.txt",
+        "--llm-url",
+        &url,
+        "--llm-model",
+        "tiny",
+        "--llm-key-env",
+        "NO_SUCH_VARIABLE_FOR_REDUCE",
+    ]);
+    assert_exit(&out, 2);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("NO_SUCH_VARIABLE_FOR_REDUCE"));
 }
 
 #[test]
@@ -328,7 +444,7 @@ fn a_chat_model_on_loopback_proposes_candidates_that_the_oracle_judges() {
         &sb,
         &["--algo", "ddmin", "--llm-url", &url, "--llm-model", "tiny"],
     );
-    assert!(served.load(std::sync::atomic::Ordering::SeqCst) >= 1);
+    assert!(served.load(Ordering::SeqCst) >= 1);
     assert_eq!(sb.read("out.txt"), b"27\n", "{err}");
     let llm = s["phases"]
         .as_array()

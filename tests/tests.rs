@@ -7,6 +7,7 @@ mod cluster;
 mod determinism;
 mod faults;
 mod flat;
+mod formatters;
 mod languages;
 mod layout;
 mod multi;

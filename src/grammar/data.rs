@@ -6,7 +6,7 @@
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
-use super::Grammar;
+use super::{Grammar, LayoutNames};
 
 impl Grammar {
     /// Applies a `grammars/*.json` file on top of the node-types facts.
@@ -66,6 +66,7 @@ const KEYS: &[&str] = &[
     "includes",
     "layout",
     "names",
+    "formatters",
 ];
 
 type Object = serde_json::Map<String, Value>;
@@ -105,29 +106,98 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &str) -> Result<()> {
     if let Some(rule) = object.get("names") {
         grammar.apply_names(rule)?;
     }
+    apply_formatters(grammar, object)?;
     apply_replacements(grammar, object)
 }
 
-/// `layout`: `{"blocks": [kinds], "lines": [kinds], "lists": [kinds]}`,
-/// opting in to the layout made from the tree.
+/// `layout`: kinds and tokens that shape the layout made from the tree
+/// (`blocks`, `lines`, `lists`, `atoms`, `indented`, `clauses`: kinds;
+/// `spaced`, `tight`: parent kinds to tokens; `indent`: a number;
+/// `reindent`: true or false), opting in to it.
 fn apply_layout(grammar: &mut Grammar, object: &Object) -> Result<()> {
+    const LISTS: [&str; 6] = ["blocks", "lines", "lists", "atoms", "indented", "clauses"];
+    const TOKENS: [&str; 2] = ["spaced", "tight"];
     let Some(rule) = object.get("layout") else {
         return Ok(());
     };
-    let shape = "`layout` must be {\"blocks\": [kinds], \"lines\": [kinds], \"lists\": [kinds]}";
-    let kinds = |key: &str| -> Result<Vec<&str>> {
-        rule.get(key).map_or(Ok(Vec::new()), |list| {
-            list.as_array()
-                .context(shape)?
-                .iter()
-                .map(|v| v.as_str().context(shape))
-                .collect()
-        })
-    };
-    if !rule.is_object() {
-        bail!(shape);
+    let rule = rule
+        .as_object()
+        .context("`layout` must be an object (grammars/README.md)")?;
+    fn strings<'v>(v: &'v Value, what: &str) -> Result<Vec<&'v str>> {
+        v.as_array()
+            .with_context(|| format!("`layout.{what}` must be a list of strings"))?
+            .iter()
+            .map(|s| {
+                s.as_str()
+                    .with_context(|| format!("`layout.{what}` must list strings"))
+            })
+            .collect()
     }
-    grammar.set_layout(&kinds("blocks")?, &kinds("lines")?, &kinds("lists")?)
+    let mut names = LayoutNames::default();
+    for (key, value) in rule {
+        match key.as_str() {
+            "blocks" => names.blocks = strings(value, key)?,
+            "lines" => names.lines = strings(value, key)?,
+            "lists" => names.lists = strings(value, key)?,
+            "atoms" => names.atoms = strings(value, key)?,
+            "indented" => names.indented = strings(value, key)?,
+            "clauses" => names.clauses = strings(value, key)?,
+            "spaced" | "tight" => {
+                let map = value
+                    .as_object()
+                    .with_context(|| format!("`layout.{key}` must map parent kinds to tokens"))?;
+                let mut rules = Vec::new();
+                for (parent, tokens) in map {
+                    rules.push((parent.as_str(), strings(tokens, key)?));
+                }
+                if key == "spaced" {
+                    names.spaced = rules;
+                } else {
+                    names.tight = rules;
+                }
+            }
+            "indent" => {
+                let n = value
+                    .as_u64()
+                    .filter(|n| (1..=8).contains(n))
+                    .context("`layout.indent` must be a number of spaces from 1 to 8")?;
+                names.indent = Some(n as usize);
+            }
+            "reindent" => {
+                names.reindent = value
+                    .as_bool()
+                    .context("`layout.reindent` must be true or false")?;
+            }
+            other => bail!(
+                "unknown key `layout.{other}` (known: {}, {}, indent, reindent)",
+                LISTS.join(", "),
+                TOKENS.join(", ")
+            ),
+        }
+    }
+    grammar.set_layout(&names)
+}
+
+/// `formatters`: a list of commands, each a non-empty list of strings
+/// (the program, then its arguments).
+fn apply_formatters(grammar: &mut Grammar, object: &Object) -> Result<()> {
+    let Some(list) = object.get("formatters") else {
+        return Ok(());
+    };
+    let shape = "`formatters` must be a list of commands, each a list of strings";
+    for command in list.as_array().context(shape)? {
+        let argv: Vec<String> = command
+            .as_array()
+            .context(shape)?
+            .iter()
+            .map(|a| a.as_str().map(str::to_string).context(shape))
+            .collect::<Result<_>>()?;
+        if argv.first().is_none_or(|p| p.trim().is_empty()) {
+            bail!(shape);
+        }
+        grammar.formatters.push(argv);
+    }
+    Ok(())
 }
 
 /// `separators` and `optional_tokens`: parent kinds to token lists.

@@ -24,6 +24,7 @@
 
 mod builtin;
 mod fault;
+mod formatter;
 mod memory;
 mod outside;
 mod process;
@@ -36,6 +37,7 @@ use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
@@ -46,6 +48,7 @@ use crate::interfaces::{Candidate, Fault, Messages, Oracle, TestOutcome, Verdict
 use crate::progress::Printer;
 pub(crate) use builtin::{BuiltIn, Expectations, RunSpec};
 use fault::{LAUNCHER_FAILED, Step, fault_of, launcher_fault};
+pub(crate) use formatter::Formatting;
 pub(crate) use memory::{MemoryLimit, size_name};
 pub(crate) use outside::{Outside, split_proposals};
 pub(crate) use process::kill_strays;
@@ -55,8 +58,11 @@ use process::{
     kill_group, run_marker, signal_group, wait_until_group_gone,
 };
 pub(crate) use signature::{DEFAULT_DEPTH, Signature, signal_names, signal_number};
-pub(crate) use workdir::default_work_dir;
-use workdir::remove_dir_robustly;
+pub(crate) use workdir::{CACHE_DIR_VAR, default_work_dir, remove_leftover_dirs};
+use workdir::{SharedDir, TMPDIR_NOTICE_BYTES, bytes_under, remove_dir_robustly};
+
+/// The name of a test's `TMPDIR` inside its directory.
+const TEST_TMP: &str = ".tmp";
 
 /// How long a killed group gets between SIGTERM and SIGKILL.
 const KILL_GRACE: Duration = Duration::from_millis(200);
@@ -96,6 +102,8 @@ pub(crate) struct ScriptOracle {
     /// `--run`: the command and its expectations, which judge instead of
     /// the script's exit status.
     builtin: Option<Arc<BuiltIn>>,
+    /// The run's cache directory, shared by every test ([`CACHE_DIR_VAR`]).
+    shared: Option<Arc<SharedDir>>,
 }
 
 /// One test as the checks see it: how it ended, how long it took, and
@@ -186,6 +194,7 @@ impl ScriptOracle {
             memory: None,
             tree: None,
             builtin: None,
+            shared: None,
         }
     }
 
@@ -199,6 +208,26 @@ impl ScriptOracle {
     /// The built-in oracle, with `--run`.
     pub(crate) fn builtin(&self) -> Option<&BuiltIn> {
         self.builtin.as_deref()
+    }
+
+    /// Makes the run's shared cache directory (in the work directory), which
+    /// every test and outside command is given as [`CACHE_DIR_VAR`] and
+    /// which is removed when the last copy of this oracle is dropped.
+    pub(crate) fn with_shared_dir(mut self) -> Result<Self> {
+        let shared = SharedDir::make(self.work_dir.as_deref()).with_context(|| {
+            let at = self.work_dir.clone().unwrap_or_else(std::env::temp_dir);
+            format!(
+                "cannot create the run's cache directory in {}",
+                at.display()
+            )
+        })?;
+        self.shared = Some(Arc::new(shared));
+        Ok(self)
+    }
+
+    /// The run's shared cache directory, if it has one.
+    pub(crate) fn shared_dir(&self) -> Option<&Path> {
+        self.shared.as_deref().map(|s| s.path.as_path())
     }
 
     /// Runs every test (and outside command) under `limit`.
@@ -352,9 +381,10 @@ impl ScriptOracle {
         }
         .context("cannot create a temporary directory for the test")?;
         let result = self.run_in_dir(dir.path(), bytes, cancel);
+        self.notice_tmp_left(&dir.path().join(TEST_TMP));
         // Removes the directory and everything in it, whatever the script
         // did to it; `dir`'s own removal then finds nothing.
-        remove_dir_robustly(dir.path(), &*self.messages);
+        remove_dir_robustly(dir.path());
         drop(dir);
         result
     }
@@ -382,9 +412,31 @@ impl ScriptOracle {
             fs::copy(extra, into.join(name))
                 .with_context(|| format!("cannot copy {} beside the candidate", extra.display()))?;
         }
-        let tmp = dir.join(".tmp");
+        let tmp = dir.join(TEST_TMP);
         fs::create_dir(&tmp).context("cannot create the test's TMPDIR")?;
         Ok(tmp)
+    }
+
+    /// Says once, when a test left more than [`TMPDIR_NOTICE_BYTES`] in
+    /// its `TMPDIR` (`tmp`), that it is thrown away after every test and
+    /// how to keep a cache across tests.
+    fn notice_tmp_left(&self, tmp: &Path) {
+        let Some(shared) = &self.shared else {
+            return;
+        };
+        if shared.said_tmp.load(Ordering::Relaxed) {
+            return;
+        }
+        let left = bytes_under(tmp, TMPDIR_NOTICE_BYTES);
+        if left > TMPDIR_NOTICE_BYTES && !shared.said_tmp.swap(true, Ordering::Relaxed) {
+            self.messages.say(&format!(
+                "reduce: the oracle leaves more than {} MB in its TMPDIR, a fresh directory \
+                 for every test that is removed after it: a cache kept there starts cold \
+                 at every test; keep it in ${CACHE_DIR_VAR} instead, one directory for the \
+                 whole run (e.g. GOCACHE=\"${CACHE_DIR_VAR}/go\"; see docs/oracles.md)\n",
+                TMPDIR_NOTICE_BYTES >> 20
+            ));
+        }
     }
 
     /// Runs the script on the files of the archive `bytes`, written under
@@ -464,6 +516,9 @@ impl ScriptOracle {
             .env(RUN_MARKER_VAR, run_marker())
             .stdin(stdin)
             .process_group(0);
+        if let Some(shared) = self.shared_dir() {
+            command.env(CACHE_DIR_VAR, shared);
+        }
         if self.verbose || self.builtin.is_some() {
             command.stdout(Stdio::piped()).stderr(Stdio::piped());
         } else if self.memory.is_some() {
@@ -476,7 +531,9 @@ impl ScriptOracle {
             memory.apply(&mut command);
         }
         let started = Instant::now();
-        let mut child = command.spawn().map_err(|e| spawn_error(&self.script, e))?;
+        let mut child = command
+            .spawn()
+            .map_err(|e| spawn_error(&self.script, command.get_current_dir(), e))?;
         let running = RunningGroup::enter(child.id() as i32, self.launcher.is_some());
         let collects = self.verbose || self.memory.is_some() || self.builtin.is_some();
         let output = collects.then(|| drain_output(&mut child, self.builtin.is_some()));
@@ -553,41 +610,103 @@ impl ScriptOracle {
     }
 }
 
-/// Why the oracle could not be started, with what to do about it.
-fn spawn_error(script: &Path, err: std::io::Error) -> anyhow::Error {
+/// Why the oracle could not be started, with what to do about it. A
+/// spawn's "not found" may mean the script, its `#!` interpreter, the test
+/// directory or `/dev/null` (its standard input): each is looked at, and
+/// the one missing named; only a missing script or interpreter (or one
+/// that is not a program, or not executable) is a lasting cause.
+fn spawn_error(script: &Path, dir: Option<&Path>, err: std::io::Error) -> anyhow::Error {
     let shebang = fs::read(script).ok().and_then(|bytes| {
         let line = bytes.split(|&b| b == b'\n').next()?;
         let line = String::from_utf8_lossy(line.strip_prefix(b"#!")?);
         Some(line.trim().to_string())
     });
-    let hint = match (err.raw_os_error(), &shebang) {
-        (Some(libc::ENOENT), Some(line)) => {
-            format!(": its interpreter `{line}` (the #! line) was not found; fix the #! line")
-        }
-        (Some(libc::ENOEXEC), _) => {
-            ": it is neither a program nor a script starting with #! (add e.g. #!/bin/sh)".into()
-        }
-        (Some(libc::EACCES), _) => {
+    let interpreter = shebang
+        .as_deref()
+        .and_then(|line| line.split_whitespace().next())
+        .map(Path::new);
+    let (hint, lasting) = match err.raw_os_error() {
+        Some(libc::ENOENT) if !script.exists() => (": the script no longer exists".into(), true),
+        Some(libc::ENOENT) if interpreter.is_some_and(|i| !i.exists()) => (
+            format!(
+                ": its interpreter `{}` (the #! line) was not found; fix the #! line",
+                shebang.unwrap_or_default()
+            ),
+            true,
+        ),
+        Some(libc::ENOENT) if dir.is_some_and(|d| !d.is_dir()) => (
+            format!(
+                ": its test directory {} was gone when it started",
+                dir.unwrap_or(Path::new("")).display()
+            ),
+            false,
+        ),
+        Some(libc::ENOENT) if dev_null_problem().is_some() => (
+            format!(": {}", dev_null_problem().unwrap_or_default()),
+            false,
+        ),
+        Some(libc::ENOENT) => (
+            ": a file it needs to start was missing (the script, its interpreter, \
+             the test directory and /dev/null are all there)"
+                .into(),
+            false,
+        ),
+        Some(libc::ENOEXEC) => (
+            ": it is neither a program nor a script starting with #! (add e.g. #!/bin/sh)".into(),
+            true,
+        ),
+        Some(libc::EACCES) => (
             ": permission denied (its interpreter or a directory on the path is not executable)"
-                .into()
-        }
-        _ => String::new(),
+                .into(),
+            true,
+        ),
+        _ => (String::new(), false),
     };
-    anyhow::anyhow!(err).context(SpawnFailed(format!(
-        "cannot run the oracle {}{hint}",
-        script.display()
-    )))
+    anyhow::anyhow!(err).context(SpawnFailed {
+        message: format!("cannot run the oracle {}{hint}", script.display()),
+        lasting,
+    })
+}
+
+/// What is wrong with `/dev/null`, if anything: every test's standard
+/// input, and where oracles send what they do not want. Something
+/// running as root may replace it with a regular file (a compiler given
+/// `-o /dev/null`), which every oracle then misbehaves with.
+pub(crate) fn dev_null_problem() -> Option<String> {
+    use std::os::unix::fs::FileTypeExt;
+    match fs::metadata("/dev/null") {
+        Ok(m) if m.file_type().is_char_device() => None,
+        Ok(_) => Some(
+            "/dev/null is not a character device (something replaced it with a file); \
+             restore it as root: rm /dev/null && mknod -m 666 /dev/null c 1 3"
+                .into(),
+        ),
+        Err(e) => Some(format!(
+            "/dev/null cannot be used ({e}); restore it as root: mknod -m 666 /dev/null c 1 3"
+        )),
+    }
 }
 
 /// The context of an error starting the script, which tells it from one
-/// setting up its directory.
+/// setting up its directory; `lasting` when trying again cannot help
+/// (the script or its interpreter is missing or unusable).
 #[derive(Debug)]
-struct SpawnFailed(String);
+struct SpawnFailed {
+    message: String,
+    lasting: bool,
+}
 
 impl std::fmt::Display for SpawnFailed {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.message)
     }
+}
+
+/// Whether `err` (from [`ScriptOracle::run`]) says the oracle can never
+/// start: its script or interpreter is missing or unusable. Any other
+/// failure to set up or start a test may pass, and is worth trying again.
+pub(crate) fn cannot_ever_start(err: &anyhow::Error) -> bool {
+    err.downcast_ref::<SpawnFailed>().is_some_and(|s| s.lasting)
 }
 
 impl Oracle for ScriptOracle {
@@ -625,4 +744,37 @@ impl Oracle for ScriptOracle {
 pub(crate) fn default_timeout(original_run: Duration, launched: bool) -> Duration {
     let floor = Duration::from_secs(if launched { 60 } else { 1 });
     (original_run * 10).clamp(floor, Duration::from_secs(300).max(floor))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::atomic::AtomicBool;
+
+    #[test]
+    fn a_test_that_cannot_start_names_what_is_missing_not_an_interpreter_that_exists() {
+        let dir = tempfile::tempdir().unwrap();
+        let script = dir.path().join("check.sh");
+        fs::write(&script, "#!/bin/sh\nexit 0\n").unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        fs::set_permissions(&script, fs::Permissions::from_mode(0o755)).unwrap();
+        let oracle = ScriptOracle::new(script.clone(), "in.txt".into(), Duration::from_secs(10));
+        let never = AtomicBool::new(false);
+        let gone = dir.path().join("gone");
+        let err = oracle
+            .run_by_hand(&script, &gone, Watch::Flag(&never))
+            .unwrap_err();
+        let said = format!("{err:#}");
+        assert!(said.contains("its test directory"), "{said}");
+        assert!(said.contains(&gone.display().to_string()), "{said}");
+        assert!(!said.contains("interpreter"), "{said}");
+        assert!(!cannot_ever_start(&err), "a passing cause is worth a retry");
+        // A missing interpreter is named, and lasting.
+        fs::write(&script, "#!/nonexistent/bin/sh\nexit 0\n").unwrap();
+        let err = oracle
+            .run_by_hand(&script, dir.path(), Watch::Flag(&never))
+            .unwrap_err();
+        assert!(format!("{err:#}").contains("its interpreter `/nonexistent/bin/sh`"));
+        assert!(cannot_ever_start(&err));
+    }
 }

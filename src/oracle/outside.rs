@@ -95,7 +95,7 @@ impl ScriptOracle {
                 Outside::Gave(_) => Outside::Gave(fs::read(&file).unwrap_or_default()),
                 failed => failed,
             });
-        remove_dir_robustly(dir.path(), &*self.messages);
+        remove_dir_robustly(dir.path());
         result
     }
 
@@ -111,11 +111,11 @@ impl ScriptOracle {
         let mut shell = Command::new("/bin/sh");
         shell.arg("-c").arg(command);
         let result = self.run_outside(shell, dir.path(), Some(bytes), cancel);
-        remove_dir_robustly(dir.path(), &*self.messages);
+        remove_dir_robustly(dir.path());
         result
     }
 
-    fn outside_dir(&self) -> Result<tempfile::TempDir> {
+    pub(super) fn outside_dir(&self) -> Result<tempfile::TempDir> {
         let mut builder = tempfile::Builder::new();
         builder.prefix("reduce-outside-");
         match &self.work_dir {
@@ -127,7 +127,7 @@ impl ScriptOracle {
 
     /// Runs `command` like a test (own group, timeout, memory limit) with
     /// `dir` as its `TMPDIR`, `stdin` written to it, its stdout collected.
-    fn run_outside(
+    pub(super) fn run_outside(
         &self,
         mut command: Command,
         dir: &Path,
@@ -136,6 +136,9 @@ impl ScriptOracle {
     ) -> Result<Outside> {
         // The command runs where `reduce` was started, so that `./mine.sh`
         // names what the user sees; its temporary files go to `dir`.
+        if let Some(shared) = self.shared_dir() {
+            command.env(super::CACHE_DIR_VAR, shared);
+        }
         command
             .env("TMPDIR", dir)
             .env(RUN_MARKER_VAR, run_marker())

@@ -7,6 +7,7 @@
 use std::fs;
 use std::io::Read;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::path::{Path, PathBuf};
 use std::process::{Child, ExitStatus};
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, mpsc};
@@ -89,6 +90,55 @@ pub(crate) fn kill_strays() -> usize {
         victims.clear();
     }
     killed
+}
+
+/// SIGKILLs the processes of this run (its marker in their environment)
+/// whose working directory or an open file lies under `dir`, and waits
+/// (at most [`REAP_WAIT`]) until they are gone: a process that left its
+/// test's group and still writes into the test's directory, which could
+/// not be removed for it ("Directory not empty").
+pub(super) fn kill_marked_in(dir: &Path) {
+    let dir = fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let needle = format!("{RUN_MARKER_VAR}={}", run_marker());
+    let me = std::process::id();
+    let Ok(entries) = fs::read_dir("/proc") else {
+        return;
+    };
+    let mut victims = Vec::new();
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+            .filter(|&p| p != me)
+        else {
+            continue;
+        };
+        let proc_dir = entry.path();
+        let marked = fs::read(proc_dir.join("environ"))
+            .is_ok_and(|env| env.split(|&b| b == 0).any(|v| v == needle.as_bytes()));
+        if !marked {
+            continue;
+        }
+        let inside = |link: PathBuf| fs::read_link(link).is_ok_and(|to| to.starts_with(&dir));
+        let uses = inside(proc_dir.join("cwd"))
+            || fs::read_dir(proc_dir.join("fd"))
+                .into_iter()
+                .flatten()
+                .flatten()
+                .any(|fd| inside(fd.path()));
+        if uses {
+            // SAFETY: kill has no memory-safety preconditions.
+            unsafe {
+                libc::kill(pid as i32, libc::SIGKILL);
+            }
+            victims.push(pid);
+        }
+    }
+    let deadline = Instant::now() + REAP_WAIT;
+    while !victims.iter().all(|&p| is_dead(p)) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(1));
+    }
 }
 
 /// The process groups of the tests running now, for [`stop_running_tests`]:

@@ -10,7 +10,9 @@
 //! nesting), in languages whose data opts in, then the tidy layout: the
 //! input's spacing, without the blank lines and line-end spaces that
 //! deletions leave behind; `--format original` proposes the tidy layout
-//! alone. Whichever passes first is kept; if none does, the text keeps its
+//! alone. With `--format native`, an outside formatter's output (run by
+//! the oracle module before the pass starts, `oracle/formatter.rs`) is
+//! proposed before the layout made from the tree. Whichever passes first is kept; if none does, the text keeps its
 //! whitespace as it was. Meaning that hangs on whitespace is therefore
 //! never changed unless the oracle still passes.
 
@@ -31,6 +33,8 @@ pub(crate) struct Format {
     units: Arc<Units>,
     /// The grammar whose layout of the text is proposed first, if any.
     language: Option<Language>,
+    /// An outside formatter's output, proposed before anything else.
+    formatted: Option<Arc<[u8]>>,
     tried: usize,
 }
 
@@ -53,11 +57,20 @@ pub enum Style {
     Original,
     /// As little whitespace as the oracle allows (tried once at the end).
     Compact,
+    /// The language's own formatter's output (`formatters` in
+    /// grammars/*.json, or `--format-with`) when one is installed and the
+    /// oracle accepts it, else as [`Style::Readable`].
+    Native,
 }
 
 impl Style {
     /// Every style, in `--format`'s order.
-    pub const ALL: [Style; 3] = [Style::Readable, Style::Original, Style::Compact];
+    pub const ALL: [Style; 4] = [
+        Style::Readable,
+        Style::Original,
+        Style::Compact,
+        Style::Native,
+    ];
 
     /// The style's name on the command line.
     pub fn name(self) -> &'static str {
@@ -65,6 +78,7 @@ impl Style {
             Style::Readable => "readable",
             Style::Original => "original",
             Style::Compact => "compact",
+            Style::Native => "native",
         }
     }
 
@@ -72,14 +86,19 @@ impl Style {
     /// (after the tree's own, for [`Style::Readable`]).
     pub(crate) fn layouts(self) -> &'static [Layout] {
         match self {
-            Style::Readable | Style::Original => READABLE_LAYOUTS,
+            Style::Readable | Style::Original | Style::Native => READABLE_LAYOUTS,
             Style::Compact => COMPACT_LAYOUTS,
         }
     }
 
     /// Whether the layout made from the tree is proposed first.
     pub(crate) fn lays_out_by_tree(self) -> bool {
-        self == Style::Readable
+        matches!(self, Style::Readable | Style::Native)
+    }
+
+    /// Whether an outside formatter is asked first.
+    pub(crate) fn uses_formatter(self) -> bool {
+        self == Style::Native
     }
 }
 
@@ -89,8 +108,15 @@ impl Format {
             layouts,
             units,
             language: None,
+            formatted: None,
             tried: 0,
         }
+    }
+
+    /// Proposes `formatted` (a formatter's output) first.
+    pub fn formatted(mut self, formatted: Option<Arc<[u8]>>) -> Self {
+        self.formatted = formatted;
+        self
     }
 
     /// Proposes first the text laid out from a fresh parse with `language`
@@ -102,9 +128,7 @@ impl Format {
     }
 
     /// `current`, the text of `config`, laid out from its parse, as
-    /// rewrites of the kept units: each byte of the layout that is not
-    /// whitespace goes to the unit whose text holds it, with the
-    /// whitespace before it (the whitespace at the end to the last unit).
+    /// rewrites of the kept units (see [`Self::relaid`]).
     fn tree_layout(
         &self,
         language: Language,
@@ -115,6 +139,14 @@ impl Format {
         if laid == current {
             return None;
         }
+        self.relaid(config, &laid)
+    }
+
+    /// `laid`, a text with the same bytes as `config`'s but for
+    /// whitespace, as rewrites of the kept units: each byte that is not
+    /// whitespace goes to the unit whose text holds it, with the
+    /// whitespace before it (the whitespace at the end to the last unit).
+    fn relaid(&self, config: &Configuration, laid: &[u8]) -> Option<Proposal> {
         // Pieces of whitespace, each ended by one byte that is not.
         let mut pieces = laid.split_inclusive(|b| !b.is_ascii_whitespace());
         let mut rewrites: Vec<(u32, Vec<u8>)> = Vec::new();
@@ -139,6 +171,28 @@ impl Format {
         let relaid = config.apply(&proposal)?;
         (self.units.render(&relaid) == laid).then_some(proposal)
     }
+
+    /// `text` (a formatter's output, whose tokens may differ from the
+    /// current ones: quotes changed, a comma added) as a proposal: spread
+    /// over the kept units where only whitespace differs, else the whole
+    /// text as the first kept unit's, the others kept but rendering empty.
+    fn replaced_by(&self, config: &Configuration, text: &[u8]) -> Option<Proposal> {
+        if let Some(proposal) = self.relaid(config, text) {
+            return Some(proposal);
+        }
+        let first = config.kept.iter().next()?;
+        let proposal = Proposal {
+            delta: Delta::new(),
+            rewrites: config
+                .kept
+                .iter()
+                .map(|u| (u, Arc::from(if u == first { text } else { &b""[..] })))
+                .collect(),
+            layout: Some(Layout::Given),
+        };
+        let replaced = config.apply(&proposal)?;
+        (self.units.render(&replaced) == text).then_some(proposal)
+    }
 }
 
 impl Policy for Format {
@@ -150,6 +204,17 @@ impl Policy for Format {
 
     fn next_proposal(&mut self, config: &Configuration) -> Option<Proposal> {
         let current = self.units.render(config);
+        if let Some(formatted) = self.formatted.take() {
+            if *formatted == *current {
+                // Already as the formatter writes it: nothing else to propose.
+                self.language = None;
+                self.tried = self.layouts.len();
+                return None;
+            }
+            if let Some(proposal) = self.replaced_by(config, &formatted) {
+                return Some(proposal);
+            }
+        }
         if let Some(language) = self.language.take()
             && let Some(proposal) = self.tree_layout(language, config, &current)
         {

@@ -146,6 +146,9 @@ pub struct BuildContext {
     /// The grammar the text is parsed with, if any: the format pass lays
     /// the result out from a fresh parse of it (`tree::layout`).
     pub(crate) language: Option<Language>,
+    /// The text an outside formatter made of the result, which the format
+    /// pass proposes first (`--format native`).
+    pub(crate) formatted: Option<Arc<[u8]>>,
     /// Each unit's length in bytes, the flat minimizers' weights; built
     /// when the first flat policy is (a tree run's first phases do not
     /// need it, and it costs 8 bytes a unit).
@@ -164,8 +167,24 @@ impl BuildContext {
             tuning: Tuning::default(),
             later_round: false,
             language: None,
+            formatted: None,
             weights: OnceLock::new(),
             names: OnceLock::new(),
+        }
+    }
+
+    /// The same context, with `formatted` for the format pass to propose.
+    pub(crate) fn with_formatted(&self, formatted: Arc<[u8]>) -> BuildContext {
+        BuildContext {
+            tree: self.tree.clone(),
+            units: Arc::clone(&self.units),
+            inner: self.inner,
+            tuning: self.tuning,
+            later_round: self.later_round,
+            language: self.language,
+            formatted: Some(formatted),
+            weights: self.weights.clone(),
+            names: self.names.clone(),
         }
     }
 
@@ -616,7 +635,11 @@ pub(crate) static FORMAT: Entry = Entry {
     builder: Some(|cx| {
         let style = cx.tuning.format;
         let language = cx.language.filter(|_| style.lays_out_by_tree());
-        Box::new(Format::new(style.layouts(), cx.units()).laid_out_as(language))
+        Box::new(
+            Format::new(style.layouts(), cx.units())
+                .laid_out_as(language)
+                .formatted(cx.formatted.clone()),
+        )
     }),
     description: "Other whitespace layouts, the first the oracle accepts kept (`--format`)",
     guarantee: "none: the first layout the oracle accepts",

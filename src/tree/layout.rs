@@ -9,15 +9,38 @@
 //! (a block is a node whose first and last children are `{` and `}`, or a
 //! kind the data lists, such as a JSON array); the children of the root,
 //! and of a kind the data lists as a list (Go's statement list inside a
-//! block's braces), go one per line; a kind the data lists as a line starts one wherever it is;
-//! a line comment (an extra starting with `//` or `#`) and a token that is
-//! only a line break (the end of a C preprocessor line) end the line.
+//! block's braces), go one per line; the children of a kind the data lists
+//! as indented (Python's block) go one per line one step deeper; a kind the
+//! data lists as a line starts one wherever it is; a line comment (an
+//! extra starting with `//` or `#`), an extra the input ended a line after
+//! (Python's `\` line continuation) and a token that is only a line break
+//! (the end of a C preprocessor line) end the line.
 //! Spaces follow the tokens' shapes and places: none inside brackets or
 //! before `,` `;` `:`, one after them; one on both sides of an operator
 //! between two operands, none after a prefix operator or before a postfix
 //! one; none between a name and the bracket after it, one after a keyword
 //! (an anonymous word); elsewhere, tokens the input wrote together stay
-//! together (the parts of a string) and others are one space apart.
+//! together (the parts of a string) and others are one space apart. A node
+//! whose first and last children are `<` and `>` holds them as brackets
+//! (generics: `Vec<Vec<u8>>`); the data may ask for a space around a
+//! token under some parent (Rust's `->`) or for none (Python's `=` in
+//! `f(x=1)`).
+//!
+//! A lexical atom (a string, a regular expression, an attribute: `atoms`
+//! in the data) keeps the spacing the input gave its tokens, byte for
+//! byte. The grammar itself finds the atoms the data leaves out: a layout
+//! is kept only if it parses to the same tree as the text it lays out
+//! (kinds, tokens and their texts), and where it does not, the smallest
+//! node around the first difference becomes an atom for its kind and the
+//! text is laid out again (`/ab/g` laid out as `/ ab / g` parses as
+//! something else, so a JavaScript `regex` keeps its spacing).
+//!
+//! A language whose line breaks carry meaning beyond indentation (Bash:
+//! `reindent` in the data) keeps every line as it is and only indents each
+//! by its depth: one step per enclosing `indented` node whose first and last
+//! lines it is not on, unless it starts one of the node's `clauses` (`else`).
+//! Lines that start inside a token or an atom (a heredoc's body, a string's
+//! second line) are left alone.
 //!
 //! The layout is a set of rewrites, each kept token's text followed by the
 //! whitespace after it, rendered by
@@ -29,13 +52,14 @@
 use std::sync::Arc;
 
 use crate::configuration::Configuration;
-use crate::grammar::{LayoutFacts, Role};
+use crate::grammar::{KindId, LayoutFacts, Role};
 use crate::languages::Language;
 use crate::tree::{NodeId, Sizes, Tree};
 use crate::units::{Units, would_fuse};
 
-/// One indentation step.
-const INDENT: &[u8] = b"  ";
+/// How many times a layout is made again with one more atom kind, found
+/// where the last one did not parse back to the same tree.
+const ATOM_ROUNDS: usize = 8;
 
 /// What goes between two tokens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -43,14 +67,16 @@ enum Gap {
     None,
     Space,
     Line,
+    /// The whitespace the input had (inside an atom).
+    Verbatim,
 }
 
 /// A token's shape, as far as spacing goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Shape {
-    /// `(` or `[`: nothing after it.
+    /// `(` or `[`, or the `<` of a node bracketed by `<` and `>`: nothing after it.
     Open,
-    /// `)` or `]`: nothing before it.
+    /// `)` or `]`, or such a `>`: nothing before it.
     Close,
     /// `,` `;` `:`: nothing before, a space after.
     Separator,
@@ -76,6 +102,9 @@ struct Placed {
     text: Vec<u8>,
     shape: Shape,
     named: bool,
+    /// The data asks for no space around it (`tight`), or one (`spaced`).
+    tight: bool,
+    spaced: bool,
     /// The gap before it and the indentation of its line.
     gap: Gap,
     indent: usize,
@@ -84,10 +113,23 @@ struct Placed {
 /// The rewrites that lay out `config` by its tree (every kept token's text
 /// and the whitespace after it), for `Layout::Given`; `None` when the
 /// grammar does not opt in (no `layout` in its data) or nothing is kept.
+/// Atoms are the kinds the data lists.
+#[cfg(test)]
 pub(crate) fn lay_out(
     tree: &Tree,
     units: &Units,
     config: &Configuration,
+) -> Option<Vec<(u32, Arc<[u8]>)>> {
+    let facts = tree.grammar.layout.as_ref()?;
+    lay_out_with(tree, units, config, &facts.atoms)
+}
+
+/// `lay_out` with `atoms` the kinds whose tokens keep their spacing.
+fn lay_out_with(
+    tree: &Tree,
+    units: &Units,
+    config: &Configuration,
+    atoms: &[KindId],
 ) -> Option<Vec<(u32, Arc<[u8]>)>> {
     let facts = tree.grammar.layout.as_ref()?;
     let mut walk = Walk {
@@ -95,6 +137,7 @@ pub(crate) fn lay_out(
         units,
         config,
         facts,
+        atoms,
         sizes: tree.sizes(config),
         placed: Vec::new(),
         indent: 0,
@@ -112,13 +155,14 @@ pub(crate) fn lay_out(
         .map(|(i, p)| {
             let mut text = p.text.clone();
             match placed.get(i + 1) {
+                Some(next) if next.gap == Gap::Verbatim && next.unit == p.unit + 1 => {
+                    text = raw_text(units, config, p.unit);
+                }
                 Some(next) if next.gap == Gap::Line => {
                     text.push(b'\n');
-                    for _ in 0..next.indent {
-                        text.extend_from_slice(INDENT);
-                    }
+                    text.resize(text.len() + next.indent * facts.indent, b' ');
                 }
-                Some(next) if next.gap == Gap::Space => text.push(b' '),
+                Some(next) if matches!(next.gap, Gap::Space | Gap::Verbatim) => text.push(b' '),
                 Some(_) => {}
                 None if ends_line => text.push(b'\n'),
                 None => {}
@@ -127,6 +171,17 @@ pub(crate) fn lay_out(
         })
         .collect();
     Some(rewrites)
+}
+
+/// Unit `u` as the input wrote it: its token, untrimmed, and the
+/// whitespace after it (its rewrite, if it has one, with that whitespace).
+fn raw_text(units: &Units, config: &Configuration, u: u32) -> Vec<u8> {
+    let own = units.text(u);
+    let own = if u == 0 { own.trim_ascii_start() } else { own };
+    match config.rewrites.get(&u) {
+        Some(rewrite) => [&rewrite[..], &own[own.trim_ascii_end().len()..]].concat(),
+        None => own.to_vec(),
+    }
 }
 
 /// A step of the walk over the tree, kept on an explicit stack (trees nest
@@ -145,6 +200,8 @@ struct Walk<'a> {
     units: &'a Units,
     config: &'a Configuration,
     facts: &'a LayoutFacts,
+    /// Kinds whose tokens keep the input's spacing.
+    atoms: &'a [KindId],
     sizes: Sizes,
     placed: Vec<Placed>,
     indent: usize,
@@ -184,13 +241,23 @@ impl Walk<'_> {
             self.pending = Gap::Line;
         }
         if tree.is_leaf(n) {
-            self.place(n);
+            self.place(n, None);
+            return;
+        }
+        if n != tree.root() && self.atoms.contains(&tree.kind(n)) {
+            self.place_atom(n);
             return;
         }
         let kept: Vec<NodeId> = tree
             .children(n)
             .filter(|&c| self.sizes.get(c) > 0)
             .collect();
+        if self.facts.indented.contains(&tree.kind(n)) {
+            stack.push(Step::Closing);
+            stack.extend(kept.iter().rev().map(|&c| Step::Enter(c, true)));
+            stack.push(Step::Opened);
+            return;
+        }
         let block = self.is_block(n, &kept);
         let one_a_line = n == tree.root() || self.facts.lists.contains(&tree.kind(n));
         for (i, &c) in kept.iter().enumerate().rev() {
@@ -207,6 +274,17 @@ impl Walk<'_> {
                 stack.push(Step::Opened);
                 stack.push(first);
             }
+        }
+    }
+
+    /// Places the kept tokens of atom `n`: the first as any token, the
+    /// others with the whitespace the input had before them.
+    fn place_atom(&mut self, n: NodeId) {
+        let tokens = self.tree.tokens(n);
+        let kept: Vec<u32> = tokens.filter(|&u| self.config.kept.contains(u)).collect();
+        for (i, &u) in kept.iter().enumerate() {
+            let leaf = self.tree.leaf_of(u);
+            self.place(leaf, (i > 0).then_some(Gap::Verbatim));
         }
     }
 
@@ -234,8 +312,27 @@ impl Walk<'_> {
             || (text(first) == b"{" && text(last) == b"}"))
     }
 
-    /// Places the token of leaf `n` after the ones before it.
-    fn place(&mut self, n: NodeId) {
+    /// Whether leaf `n` is the `<` or `>` of a parent whose first and last
+    /// kept children are `<` and `>` (generics' angle brackets).
+    fn is_angle_bracket(&self, n: NodeId) -> bool {
+        let tree = self.tree;
+        let Some(p) = tree.parent(n) else {
+            return false;
+        };
+        let mut kept = tree.children(p).filter(|&c| self.sizes.get(c) > 0);
+        let (Some(first), Some(last)) = (kept.next(), kept.last()) else {
+            return false;
+        };
+        let text = |c: NodeId| {
+            tree.is_leaf(c)
+                .then(|| self.units.token_text(self.config, tree.tokens(c).start))
+        };
+        (n == first || n == last) && text(first) == Some(b"<") && text(last) == Some(b">")
+    }
+
+    /// Places the token of leaf `n` after the ones before it, with `gap`
+    /// before it if given.
+    fn place(&mut self, n: NodeId, gap: Option<Gap>) {
         let tree = self.tree;
         let unit = tree.tokens(n).start;
         let text = self
@@ -245,19 +342,26 @@ impl Walk<'_> {
             .to_vec();
         let named = tree.grammar.is_named(tree.kind(n));
         let shape = self.shape(n, unit, &text, named);
+        let under = tree.parent(n).map(|p| (tree.kind(p), tree.kind(n)));
+        let tight = under.is_some_and(|k| self.facts.tight.contains(&k));
+        let spaced = under.is_some_and(|k| self.facts.spaced.contains(&k));
         let prev = self.placed.last();
         // A token that is only whitespace (the end of a preprocessor line)
-        // ends the line, as does a line comment.
+        // ends the line, as do a line comment and an extra the input
+        // ended a line after (a line continuation).
         let ends_line = |p: &Placed| {
+            let extra = tree.role(tree.leaf_of(p.unit)) == Role::Extra;
+            let own = self.units.text(p.unit);
+            let broken = own[own.trim_ascii_end().len()..].contains(&b'\n');
             p.text.is_empty()
-                || (tree.role(tree.leaf_of(p.unit)) == Role::Extra
-                    && (p.text.starts_with(b"//") || p.text.starts_with(b"#")))
+                || (extra && (p.text.starts_with(b"//") || p.text.starts_with(b"#") || broken))
         };
-        let gap = match prev {
-            None => Gap::None,
-            Some(_) if text.is_empty() => Gap::None,
-            Some(p) if ends_line(p) || self.pending == Gap::Line => Gap::Line,
-            Some(p) => self.space(p, unit, &text, shape),
+        let gap = match (gap, prev) {
+            (Some(gap), Some(_)) => gap,
+            (_, None) => Gap::None,
+            (None, Some(_)) if text.is_empty() => Gap::None,
+            (None, Some(p)) if ends_line(p) || self.pending == Gap::Line => Gap::Line,
+            (None, Some(p)) => self.space(p, unit, &text, (shape, tight, spaced)),
         };
         self.pending = Gap::None;
         self.placed.push(Placed {
@@ -265,6 +369,8 @@ impl Walk<'_> {
             text,
             shape,
             named,
+            tight,
+            spaced,
             gap,
             indent: self.indent,
         });
@@ -279,6 +385,8 @@ impl Walk<'_> {
         match text {
             b"(" | b"[" => Shape::Open,
             b")" | b"]" => Shape::Close,
+            b"<" if !named && self.is_angle_bracket(n) => Shape::Open,
+            b">" if !named && self.is_angle_bracket(n) => Shape::Close,
             b"," | b";" | b":" => Shape::Separator,
             b"." | b"->" | b"::" => Shape::Member,
             b"{" | b"}" => Shape::Brace,
@@ -303,9 +411,11 @@ impl Walk<'_> {
         }
     }
 
-    /// The gap between `prev` and a token on the same line.
-    fn space(&self, prev: &Placed, unit: u32, text: &[u8], shape: Shape) -> Gap {
+    /// The gap between `prev` and a token on the same line (its shape and
+    /// whether the data wants it tight or spaced).
+    fn space(&self, prev: &Placed, unit: u32, text: &[u8], token: (Shape, bool, bool)) -> Gap {
         use Shape::*;
+        let (shape, tight, spaced) = token;
         let (Some(&a), Some(&b)) = (prev.text.last(), text.first()) else {
             return Gap::None;
         };
@@ -315,7 +425,17 @@ impl Walk<'_> {
         if glued_in_input && prev.shape == Other && shape == Other {
             return Gap::None;
         }
+        // `>>` closing two generics (`Vec<Vec<u8>>`), `))`.
+        if prev.shape == Close && shape == Close {
+            return Gap::None;
+        }
         if would_fuse(a, b) {
+            return Gap::Space;
+        }
+        if prev.tight || tight {
+            return Gap::None;
+        }
+        if prev.spaced || spaced {
             return Gap::Space;
         }
         if prev.text == b"{" && text == b"}" {
@@ -324,6 +444,7 @@ impl Walk<'_> {
         match (prev.shape, shape) {
             (Open | Prefix | Member, _) | (_, Close | Separator | Member | Postfix) => Gap::None,
             (Separator | Infix | Brace, _) | (_, Infix | Brace | Prefix) => Gap::Space,
+            (Keyword, Open) if text == b"<" => Gap::None,
             (Keyword, Open) => Gap::Space,
             (_, Open) if prev.named || prev.shape == Close => Gap::None,
             (_, Open) => Gap::Space,
@@ -333,14 +454,144 @@ impl Walk<'_> {
     }
 }
 
+/// The text laid out by re-indenting: every line as the input wrote it,
+/// indented by its depth (`reindent` in the data); lines that start
+/// inside a token or an atom kept whole.
+fn reindent(tree: &Tree, units: &Units, facts: &LayoutFacts, atoms: &[KindId]) -> Vec<u8> {
+    let source = units.source();
+    let n = units.len();
+    let token_start = |u: u32| {
+        let span = units.span(u);
+        span.start + units.text(u).len() - units.text(u).trim_ascii_start().len()
+    };
+    let token_end =
+        |u: u32| units.span(u).end - (units.text(u).len() - units.text(u).trim_ascii_end().len());
+    // The unit whose span holds byte `at`.
+    let unit_at = |at: usize| -> Option<u32> {
+        let (mut lo, mut hi) = (0u32, n);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if units.span(mid).start <= at {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo.checked_sub(1)
+    };
+    let inside_token =
+        |at: usize| unit_at(at).is_some_and(|u| token_start(u) < at && at < token_end(u));
+    let mut out = Vec::with_capacity(source.len());
+    let mut line_start = 0;
+    while line_start < source.len() {
+        let line_end = source[line_start..]
+            .iter()
+            .position(|&b| b == b'\n')
+            .map_or(source.len(), |i| line_start + i);
+        let line = &source[line_start..line_end];
+        let body = line.trim_ascii_start();
+        let first = line_end - body.len();
+        let keep = inside_token(line_start) || body.is_empty() && inside_token(line_end);
+        let unit = unit_at(first).filter(|&u| token_start(u) == first);
+        match unit {
+            _ if keep => out.extend_from_slice(line),
+            _ if body.is_empty() => {}
+            Some(u) if !in_atom(tree, u, atoms) => {
+                let depth = depth_of(tree, u, facts);
+                out.resize(out.len() + depth * facts.indent, b' ');
+                let end = if inside_token(line_end) {
+                    body.len()
+                } else {
+                    body.trim_ascii_end().len()
+                };
+                out.extend_from_slice(&body[..end]);
+            }
+            _ => out.extend_from_slice(line),
+        }
+        if line_end < source.len() {
+            out.push(b'\n');
+        }
+        line_start = line_end + 1;
+    }
+    out
+}
+
+/// Whether unit `u` lies in a node of an atom kind.
+fn in_atom(tree: &Tree, u: u32, atoms: &[KindId]) -> bool {
+    let mut n = tree.leaf_of(u);
+    while let Some(p) = tree.parent(n) {
+        if atoms.contains(&tree.kind(p)) {
+            return true;
+        }
+        n = p;
+    }
+    false
+}
+
+/// The depth of a line starting with unit `u`: one step per enclosing
+/// `indented` node whose first and last tokens `u` is not, unless the
+/// child of that node holding `u` is one of its `clauses`.
+fn depth_of(tree: &Tree, u: u32, facts: &LayoutFacts) -> usize {
+    let mut depth = 0;
+    let mut child = tree.leaf_of(u);
+    while let Some(p) = tree.parent(child) {
+        let tokens = tree.tokens(p);
+        if facts.indented.contains(&tree.kind(p))
+            && u != tokens.start
+            && u + 1 != tokens.end
+            && !facts.clauses.contains(&tree.kind(child))
+        {
+            depth += 1;
+        }
+        child = p;
+    }
+    depth
+}
+
+/// The first node where two parses differ (its id in `a`): a different
+/// kind or parent, or a token with other text; `None` when they are the
+/// same tree.
+fn first_difference(a: (&Tree, &Units), b: (&Tree, &Units)) -> Option<NodeId> {
+    let ((ta, ua), (tb, ub)) = (a, b);
+    let nodes = ta.len().max(tb.len()) as NodeId;
+    let full_a = Configuration::full(ua.len());
+    let full_b = Configuration::full(ub.len());
+    (0..nodes)
+        .find(|&n| {
+            if n as usize >= ta.len() || n as usize >= tb.len() {
+                return true;
+            }
+            // Preorder kinds and parents make the tree; comparing them, and
+            // not token ranges, finds the first difference deep down, where it
+            // starts, rather than at the root whose range holds it.
+            let same = ta.kind(n) == tb.kind(n)
+                && ta.is_leaf(n) == tb.is_leaf(n)
+                && ta.parent(n) == tb.parent(n);
+            let text = |t: &Tree, u: &Units, c: &Configuration| {
+                t.is_leaf(n)
+                    .then(|| u.token_text(c, t.tokens(n).start).to_vec())
+            };
+            !same || text(ta, ua, &full_a) != text(tb, ub, &full_b)
+        })
+        .map(|n| n.min(ta.len().saturating_sub(1) as NodeId))
+}
+
 /// `text` parsed with `language` and laid out from that tree; `None` when
-/// the grammar does not opt in, or the parse has an error region below the
+/// the grammar does not opt in, the parse has an error region below the
 /// top level (the structure around it is a guess, and a layout made from
 /// it reads worse than the input's spacing: `struct s { int a };` swallows
-/// the items after it). An error region at the top level is one item, and
-/// missing tokens are no bar: C's implicit `int` (`main() {}`) parses so.
+/// the items after it), or no layout found parses back to the same tree.
+/// An error region at the top level is one item, and missing tokens are
+/// no bar: C's implicit `int` (`main() {}`) parses so.
 pub(crate) fn lay_out_text(language: Language, text: &[u8]) -> Option<Vec<u8>> {
+    let atoms = language.grammar().layout.as_ref()?.atoms.clone();
+    lay_out_with_atoms(language, text, atoms)
+}
+
+/// [`lay_out_text`] starting from `atoms` rather than the data's.
+fn lay_out_with_atoms(language: Language, text: &[u8], mut atoms: Vec<KindId>) -> Option<Vec<u8>> {
     let (tree, units) = crate::tree::parse::parse(language, text.to_vec()).ok()?;
+    let facts = tree.grammar.layout.as_ref()?;
     let nodes = tree.len() as NodeId;
     let nested_error =
         |n: NodeId| tree.role(n) == Role::Error && tree.parent(n) != Some(tree.root());
@@ -348,13 +599,39 @@ pub(crate) fn lay_out_text(language: Language, text: &[u8]) -> Option<Vec<u8>> {
         return None;
     }
     let config = Configuration::full(units.len());
-    let rewrites = lay_out(&tree, &units, &config)?;
-    Some(
-        rewrites
-            .iter()
-            .flat_map(|(_, t)| t.iter().copied())
-            .collect(),
-    )
+    for _ in 0..ATOM_ROUNDS {
+        let laid = if facts.reindent {
+            reindent(&tree, &units, facts, &atoms)
+        } else {
+            let rewrites = lay_out_with(&tree, &units, &config, &atoms)?;
+            rewrites
+                .iter()
+                .flat_map(|(_, t)| t.iter().copied())
+                .collect()
+        };
+        if laid == text {
+            return Some(laid);
+        }
+        let (again, again_units) = crate::tree::parse::parse(language, laid.clone()).ok()?;
+        let Some(at) = first_difference((&tree, &units), (&again, &again_units)) else {
+            return Some(laid);
+        };
+        // The smallest node around the difference whose kind is not an
+        // atom yet keeps its spacing from now on.
+        let mut n = if tree.is_leaf(at) {
+            tree.parent(at)?
+        } else {
+            at
+        };
+        while atoms.contains(&tree.kind(n)) || !tree.grammar.is_named(tree.kind(n)) {
+            n = tree.parent(n)?;
+        }
+        if n == tree.root() {
+            return None;
+        }
+        atoms.push(tree.kind(n));
+    }
+    None
 }
 
 /// [`lay_out`] applied: the configuration as the layout renders it.
@@ -392,7 +669,7 @@ mod tests {
             );
             let body = line.trim_start_matches(' ');
             assert!(!body.contains("  "), "doubled space in {line:?} of\n{text}");
-            assert_eq!((line.len() - body.len()) % INDENT.len(), 0, "{text}");
+            assert_eq!((line.len() - body.len()) % 2, 0, "{text}");
         }
     }
 
@@ -507,13 +784,19 @@ mod tests {
                 "{lang}:\n{text}"
             );
             // The statement `depth` blocks deep is indented `depth` steps.
+            let step = Language::named(lang)
+                .grammar()
+                .layout
+                .as_ref()
+                .unwrap()
+                .indent;
             let line = text
                 .lines()
                 .find(|l| l.contains(inner))
                 .unwrap_or_else(|| panic!("{lang}:\n{text}"));
             assert_eq!(
                 line,
-                format!("{}{inner}", " ".repeat(depth * INDENT.len())),
+                format!("{}{inner}", " ".repeat(depth * step)),
                 "{lang}:\n{text}"
             );
             let (tree, _) = parse(Language::named(lang), text.clone().into_bytes()).unwrap();
@@ -538,6 +821,95 @@ mod tests {
                 "{statement}:\n{text}"
             );
         }
+    }
+
+    /// `text` laid out (by `lay_out_text`) in `lang`, checked to parse
+    /// to the tree `text` parses to.
+    fn laid_out_text(lang: &str, text: &str) -> String {
+        let language = Language::named(lang);
+        let laid = lay_out_text(language, text.as_bytes()).expect("a layout");
+        let before = parse(language, text.as_bytes().to_vec()).unwrap();
+        let after = parse(language, laid.clone()).unwrap();
+        assert_eq!(
+            first_difference((&before.0, &before.1), (&after.0, &after.1)),
+            None,
+            "{lang}: another tree"
+        );
+        String::from_utf8(laid).unwrap()
+    }
+
+    #[test]
+    fn a_javascript_regex_a_rust_attribute_and_a_python_block_keep_their_meaning() {
+        let js = laid_out_text(
+            "javascript",
+            "const r = /a b+/g; let t = `x  ${ y }  z`; if (r.test(s)) { f(s) }\n",
+        );
+        assert_eq!(
+            js,
+            "const r = /a b+/g;\nlet t = `x  ${ y }  z`;\nif (r.test(s)) {\n  f(s)\n}\n"
+        );
+        let rust = laid_out_text(
+            "rust",
+            "#[derive(Default)] pub(crate) struct S { v: Vec<Vec<u8>> }\n\
+             impl<T> From<T> for S { fn from(x: T) -> Self { println!(\"{} \", x); for i in 0..3 { g(&x); } S::default() } }\n",
+        );
+        assert_eq!(
+            rust,
+            "#[derive(Default)]\npub(crate) struct S {\n    v: Vec<Vec<u8>>\n}\n\
+             impl<T> From<T> for S {\n    fn from(x: T) -> Self {\n        println!(\"{} \", x);\n        \
+             for i in 0..3 {\n            g(&x);\n        }\n        S::default()\n    }\n}\n"
+        );
+        let python = laid_out_text(
+            "python",
+            "import os\n@dec\ndef f(a, b=1, *args, **kw) -> int:\n  if a :\n        return g(a, key = b)[1:2]\n  \
+             else:\n    x = \"a  b\" \\\n      + 'c'\n    return x\nclass A(B):\n  pass\n",
+        );
+        assert_eq!(
+            python,
+            "import os\n@dec\ndef f(a, b=1, *args, **kw) -> int:\n    if a:\n        return g(a, key=b)[1:2]\n    \
+             else:\n        x = \"a  b\" \\\n        + 'c'\n        return x\nclass A(B):\n    pass\n"
+        );
+    }
+
+    #[test]
+    fn generics_strings_and_characters_keep_their_tokens_together() {
+        let cpp = laid_out_text(
+            "cpp",
+            "std::vector<int> v; template <typename T> auto f(T x) -> int { return static_cast<int>(x); }\n",
+        );
+        assert_eq!(
+            cpp,
+            "std::vector<int> v;\ntemplate<typename T> auto f(T x) -> int {\n  return static_cast<int>(x);\n}\n"
+        );
+        let c = laid_out_text(
+            "c",
+            "int main(void){ char c = ' '; char *s = \" a \"; return c; }\n",
+        );
+        assert_eq!(
+            c,
+            "int main(void) {\n  char c = ' ';\n  char *s = \" a \";\n  return c;\n}\n"
+        );
+    }
+
+    #[test]
+    fn a_bash_result_is_reindented_by_depth_and_keeps_its_lines() {
+        let bash = laid_out_text(
+            "bash",
+            "f() {\nif [ -f x ]; then\necho \"a\n  b\"\nelif g; then\n:\nelse\n  cat <<EOF\n  keep $x\nEOF\n\
+             fi\nfor i in 1 2; do\n     echo $i  \n   done\ncase $1 in\na) x=1;;\nesac\n}\n",
+        );
+        assert_eq!(
+            bash,
+            "f() {\n  if [ -f x ]; then\n    echo \"a\n  b\"\n  elif g; then\n    :\n  else\n    cat <<EOF\n  keep $x\nEOF\n  \
+             fi\n  for i in 1 2; do\n    echo $i\n  done\n  case $1 in\n    a) x=1;;\n  esac\n}\n"
+        );
+    }
+
+    #[test]
+    fn atoms_the_data_leaves_out_are_found_by_parsing_the_layout_again() {
+        let js = Language::named("javascript");
+        let laid = lay_out_with_atoms(js, b"x = /a b+/g . test(s);\n", Vec::new()).unwrap();
+        assert_eq!(String::from_utf8(laid).unwrap(), "x = /a b+/g.test(s);\n");
     }
 
     #[test]
