@@ -28,7 +28,7 @@ use crate::policy::perses::{PersesOptions, PersesSchedule};
 use crate::policy::registry::{self, Entry, Tuning};
 use crate::policy::tpdd::TPddOptions;
 use crate::policy::{Minimizer, MinimizerSettings};
-use crate::settings::{Judge, LlmEndpoint, Settings, parse_duration, parse_size};
+use crate::settings::{Judge, LlmEndpoint, Settings, default_wave, parse_duration, parse_size};
 use crate::units::UnitKind;
 
 pub const AFTER_HELP: &str = "\
@@ -298,6 +298,14 @@ pub struct Cli {
     /// Tests to run at once [default: the number of cores].
     #[arg(short = 'j', long, value_name = "N", help_heading = "Oracle")]
     pub(crate) jobs: Option<usize>,
+
+    /// Test up to W independent candidates from one base at once and merge
+    /// the ones that pass (a cluster's many workers find more per round).
+    /// The result depends on W, never on -j: `-j 1 --wave W` gives what
+    /// `-j 64 --wave W` gives [default: -j when -j is 4 or more, else 1 (no
+    /// waves: the result is -j 1's)].
+    #[arg(long, value_name = "W", help_heading = "Oracle")]
+    pub(crate) wave: Option<usize>,
 
     /// Do not remember verdicts of candidates already tested.
     #[arg(long, help_heading = "Oracle")]
@@ -636,6 +644,7 @@ impl Cli {
             print_oracle: self.print_oracle,
             timeout: self.timeout.map(Duration::from_secs_f64),
             jobs,
+            wave: self.wave.unwrap_or_else(|| default_wave(jobs)),
             cache: !self.no_cache,
             work_dir: self.work_dir,
             launcher: self.launcher,
@@ -929,6 +938,9 @@ impl Cli {
         }
         if self.jobs == Some(0) {
             return Err(failure(exit::USAGE, "-j/--jobs must be at least 1"));
+        }
+        if self.wave == Some(0) {
+            return Err(failure(exit::USAGE, "--wave must be at least 1 (1 = no waves)"));
         }
         if self.check_flaky == 0 {
             return Err(failure(

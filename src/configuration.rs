@@ -211,6 +211,28 @@ impl Proposal {
             layout: Some(layout),
         }
     }
+
+    /// The proposals' deletions and rewrites together (a layout only if
+    /// they all agree on one).
+    pub(crate) fn union<'p>(proposals: impl IntoIterator<Item = &'p Proposal>) -> Proposal {
+        let mut ranges: Vec<Range<u32>> = Vec::new();
+        let mut rewrites = Vec::new();
+        let mut layouts = Vec::new();
+        for p in proposals {
+            ranges.extend(p.delta.ranges().iter().cloned());
+            rewrites.extend(p.rewrites.iter().cloned());
+            layouts.push(p.layout);
+        }
+        layouts.dedup();
+        Proposal {
+            delta: Delta::from_ranges(ranges),
+            rewrites,
+            layout: match layouts[..] {
+                [one] => one,
+                _ => None,
+            },
+        }
+    }
 }
 
 #[cfg(test)]

@@ -83,6 +83,11 @@ pub(crate) fn run_hash(
         settings.memory_limit,
     );
     part(options.as_bytes());
+    // The wave width changes the result; without waves the hash is what
+    // it was before waves existed.
+    if settings.wave > 1 {
+        part(format!("wave={}", settings.wave).as_bytes());
+    }
     format!("{:032x}", h.digest128())
 }
 

@@ -45,3 +45,4 @@ pub(crate) mod stats;
 pub mod syntax;
 pub mod tree;
 pub mod units;
+pub mod waves;

@@ -44,6 +44,7 @@ use crate::policy::Policy;
 use crate::speculation::{Checked, Cursor, Done, Finished, Job, Report, Retest, Speculation};
 use crate::stats::PhaseStats;
 use crate::units::Units;
+use crate::waves::{Batch, Outcomes, Round, Waves};
 
 /// Whether `filter` lets `bytes` through at `strictness`; `parent` is the
 /// text it was proposed from, needed when lenient.
@@ -115,6 +116,10 @@ pub struct Reducer<'a> {
     filter_strictness: Option<Strictness>,
     cache: Option<VerdictCache>,
     jobs: usize,
+    /// The wave width (`--wave`; 1: no waves).
+    wave: usize,
+    /// The settled verdicts the rounds of waves decide from.
+    outcomes: Outcomes,
     limits: Limits,
     tests_total: u64,
     /// Re-test interesting candidates before committing them.
@@ -139,6 +144,7 @@ pub struct Reducer<'a> {
 pub struct Carried {
     cache: Option<VerdictCache>,
     tests_total: u64,
+    outcomes: Outcomes,
     /// Candidates that passed once but failed the re-test, so far.
     pub recheck_failures: u64,
     /// The fault that stopped the run, if one did.
@@ -182,6 +188,8 @@ impl<'a> Reducer<'a> {
             filter_strictness: Some(Strictness::Strict),
             cache: Some(VerdictCache::default()),
             jobs: 1,
+            wave: 1,
+            outcomes: Outcomes::default(),
             limits: Limits::default(),
             tests_total: 0,
             recheck: false,
@@ -254,6 +262,15 @@ impl<'a> Reducer<'a> {
         self
     }
 
+    /// Tests waves of up to `width` independent candidates and merges
+    /// what passes (`--wave`; 1, the default: no waves, the commits are
+    /// the serial loop's). The result depends on the width, never on the
+    /// jobs.
+    pub fn with_wave(mut self, width: usize) -> Self {
+        self.wave = width.max(1);
+        self
+    }
+
     pub fn with_limits(mut self, limits: Limits) -> Self {
         self.limits = limits;
         self
@@ -281,6 +298,7 @@ impl<'a> Reducer<'a> {
         Carried {
             cache: self.cache,
             tests_total: self.tests_total,
+            outcomes: self.outcomes,
             recheck_failures: self.recheck_failures,
             fault: self.fault,
             phases: self.phases,
@@ -291,6 +309,7 @@ impl<'a> Reducer<'a> {
     pub fn with_carried(mut self, carried: Carried) -> Self {
         self.cache = carried.cache;
         self.tests_total = carried.tests_total;
+        self.outcomes = carried.outcomes;
         self.recheck_failures = carried.recheck_failures;
         self.fault = carried.fault;
         self.phases = carried.phases;
@@ -340,7 +359,9 @@ impl<'a> Reducer<'a> {
         if let Some((filter, _)) = self.active_filter() {
             filter.rebase(&self.units.render(&start));
         }
-        let (config, reason) = if self.jobs == 1 {
+        let (config, reason) = if self.wave > 1 {
+            self.run_waves(policy, start, &mut phase, observer)
+        } else if self.jobs == 1 {
             self.run_serial(policy, start, &mut phase, observer)
         } else {
             self.run_speculative(policy, start, &mut phase, observer)
@@ -811,6 +832,221 @@ impl<'a> Reducer<'a> {
             }
             Report::Recorded => observer.on_progress(phase, best),
         }
+        Ok(())
+    }
+}
+
+/// The workers of a phase: where jobs go, where reports come from, how
+/// many tests may run at once, and the number of the next job.
+struct Pool<'c> {
+    jobs: &'c mpsc::Sender<Job>,
+    done: &'c mpsc::Receiver<Done>,
+    size: usize,
+    next_slot: u64,
+}
+
+/// The loop of waves (`--wave`, see `waves.rs`): rounds of candidates
+/// tested together, each settled by its verdicts alone.
+impl Reducer<'_> {
+    fn run_waves(
+        &mut self,
+        policy: &mut Box<dyn Policy>,
+        start: Configuration,
+        phase: &mut PhaseStats,
+        observer: &mut dyn Observer,
+    ) -> (Configuration, StopReason) {
+        let notice = Arc::clone(&self.notice);
+        let tester = Tester {
+            oracle: self.oracle,
+            patience: self.patience(),
+            messages: self.messages.map(|m| (m, &*notice)),
+        };
+        let filter = self.active_filter();
+        std::thread::scope(|scope| {
+            let (job_tx, job_rx) = mpsc::channel::<Job>();
+            let job_rx = Arc::new(Mutex::new(job_rx));
+            let (done_tx, done_rx) = mpsc::channel::<Done>();
+            for _ in 0..self.jobs {
+                let job_rx = Arc::clone(&job_rx);
+                let done_tx = done_tx.clone();
+                scope.spawn(move || work(tester, filter, &job_rx, &done_tx));
+            }
+            drop(done_tx);
+            let mut pool = Pool {
+                jobs: &job_tx,
+                done: &done_rx,
+                size: self.jobs,
+                next_slot: 0,
+            };
+            let result = self.drive_waves(policy, start, phase, observer, &mut pool);
+            drop(job_tx);
+            result
+        })
+    }
+
+    /// The rounds of a phase, with the workers running.
+    fn drive_waves(
+        &mut self,
+        policy: &mut Box<dyn Policy>,
+        start: Configuration,
+        phase: &mut PhaseStats,
+        observer: &mut dyn Observer,
+        pool: &mut Pool<'_>,
+    ) -> (Configuration, StopReason) {
+        let mut best = Arc::new(start);
+        let mut waves = Waves::new(Cursor::new(policy.clone_box(), Arc::clone(&best)), self.wave);
+        let reason = loop {
+            if let Some(reason) = self.limit_hit() {
+                break reason;
+            }
+            let base = Arc::new(waves.base().clone());
+            let committed = match waves.next_round(&self.outcomes) {
+                Round::Over(ended) => {
+                    *policy = ended;
+                    break StopReason::Finished;
+                }
+                Round::Chain(chain) => {
+                    match self.test_batch(&chain.candidates, &base, true, pool, phase) {
+                        Ok(verdicts) => waves.settle_chain(chain, &verdicts, &mut self.outcomes),
+                        Err(reason) => break reason,
+                    }
+                }
+                Round::Wave(round) => match self.wave_round(&mut waves, round, &base, pool, phase) {
+                    Ok(committed) => committed,
+                    Err(reason) => break reason,
+                },
+            };
+            observer.on_progress(phase, &best);
+            if let Some(committed) = committed {
+                best = committed;
+                let bytes = self.units.render(&best);
+                self.commit(&best, &bytes, phase, observer);
+            }
+        };
+        (Arc::unwrap_or_clone(best), reason)
+    }
+
+    /// Tests a wave and merges what passed; the merge, if any passed.
+    fn wave_round(
+        &mut self,
+        waves: &mut Waves,
+        round: crate::waves::WaveRound,
+        base: &Configuration,
+        pool: &mut Pool<'_>,
+        phase: &mut PhaseStats,
+    ) -> Result<Option<Arc<Configuration>>, StopReason> {
+        phase.waves += 1;
+        let (tested, candidates) = round.candidates();
+        let verdicts = self.test_batch(&candidates, base, false, pool, phase)?;
+        let Some(mut merging) = waves.start_merge(round, &tested, &verdicts, &mut self.outcomes)
+        else {
+            return Ok(None);
+        };
+        loop {
+            let tries = merging.tries();
+            if tries.is_empty() {
+                break;
+            }
+            let verdicts = self.test_batch(&tries, base, false, pool, phase)?;
+            merging.take(tries, &verdicts);
+        }
+        let size = merging.size() as u64;
+        if size > 1 {
+            phase.merged += size;
+        }
+        Ok(Some(waves.commit_merge(merging)))
+    }
+
+    /// Judges `candidates`, proposed from `base`: the cache, then the
+    /// workers (syntax filter and oracle), up to `pool.size` at once, in
+    /// order; with `until_pass` only up to the first that passes (see
+    /// [`Batch`]). The verdicts, in order; `Err` when a limit or a fault
+    /// stops the run (every test is then cancelled).
+    fn test_batch(
+        &mut self,
+        candidates: &[Arc<Configuration>],
+        base: &Configuration,
+        until_pass: bool,
+        pool: &mut Pool<'_>,
+        phase: &mut PhaseStats,
+    ) -> Result<Vec<Option<bool>>, StopReason> {
+        let parent = self.parent_bytes(base).map(Arc::new);
+        let mut batch = Batch::new(until_pass);
+        for candidate in candidates {
+            let bytes = self.units.render(candidate);
+            let (known, key) = self.cached(&bytes, phase);
+            batch.add(Arc::clone(candidate), bytes, key, known);
+        }
+        loop {
+            if batch.is_done() {
+                batch.cancel_from(0, &mut phase.wasted);
+                return Ok(batch.verdicts());
+            }
+            if let Some(reason) = self.limit_hit() {
+                batch.cancel_from(0, &mut phase.wasted);
+                return Err(reason);
+            }
+            for job in batch.next_jobs(pool.size, parent.as_ref(), &mut pool.next_slot) {
+                pool.jobs.send(job).expect("workers outlive the phase");
+            }
+            match pool.done.recv_timeout(Duration::from_millis(50)) {
+                Ok(done) => {
+                    if let Err(reason) = self.take_batch_report(&mut batch, done, &parent, pool, phase) {
+                        batch.cancel_from(0, &mut phase.wasted);
+                        return Err(reason);
+                    }
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    unreachable!("workers outlive the phase")
+                }
+            }
+        }
+    }
+
+    /// Counts a worker's report on a test of `batch` still wanted and
+    /// records its verdict (a pass is tested again first, with recheck).
+    /// `Err` when the test was cancelled by a stop, or could not run.
+    fn take_batch_report(
+        &mut self,
+        batch: &mut Batch,
+        done: Done,
+        parent: &Option<Arc<Vec<u8>>>,
+        pool: &mut Pool<'_>,
+        phase: &mut PhaseStats,
+    ) -> Result<(), StopReason> {
+        let Some(at) = batch.entry_of(done.slot) else {
+            return Ok(()); // cancelled after a pass before it
+        };
+        let key = batch.key(at);
+        let verdict = match done.finished {
+            Finished::Tested(outcome) if batch.is_confirming(at) => {
+                let confirmed = outcome.verdict == Verdict::Interesting;
+                self.count_test(&outcome, phase);
+                self.recheck_failures += u64::from(!confirmed);
+                self.remember(key, confirmed);
+                confirmed
+            }
+            Finished::Tested(outcome) => {
+                let interesting = self.record(key, outcome, phase);
+                if interesting && self.recheck {
+                    let job = batch.retest(at, parent.as_ref(), &mut pool.next_slot);
+                    pool.jobs.send(job).expect("workers outlive the phase");
+                    return Ok(());
+                }
+                interesting
+            }
+            Finished::SyntaxRejected => {
+                self.record_rejection(key, phase);
+                false
+            }
+            Finished::Cancelled => return Err(self.limit_hit().unwrap_or(StopReason::Interrupted)),
+            Finished::Fault(fault) => {
+                self.fault = Some(fault);
+                return Err(StopReason::Fault);
+            }
+        };
+        batch.set(at, verdict, &mut phase.wasted);
         Ok(())
     }
 }

@@ -44,6 +44,7 @@ pub(crate) fn run_report(
         bytes_after,
         wall_seconds: started.elapsed().as_secs_f64(),
         jobs: settings.jobs,
+        wave: settings.wave,
         unit: plan.unit_name().to_string(),
         language: input.lang.name().to_string(),
         parse_errors: plan.parse_errors().unwrap_or(0),
@@ -172,8 +173,12 @@ pub(crate) fn start_line(
     timeout: std::time::Duration,
 ) -> String {
     let jobs = settings.jobs;
+    let waves = match settings.wave {
+        1 => String::new(),
+        w => format!(", waves of {w}"),
+    };
     format!(
-        "reduce: {} ({} bytes, {} {}s), algorithm {}, {} job{}, timeout {:.1}s",
+        "reduce: {} ({} bytes, {} {}s), algorithm {}, {} job{}{waves}, timeout {:.1}s",
         if let Some(set) = &input.files {
             format!(
                 "{} files in {}",

@@ -32,6 +32,9 @@ pub struct Settings {
     pub(crate) timeout: Option<Duration>,
     /// Tests to run at once (at least 1).
     pub(crate) jobs: usize,
+    /// The wave width (`--wave`; 1: no waves): independent candidates
+    /// tested together and merged. The result depends on it, not on `jobs`.
+    pub(crate) wave: usize,
     /// Remember verdicts of candidates already tested.
     pub(crate) cache: bool,
     pub(crate) work_dir: Option<PathBuf>,
@@ -130,6 +133,16 @@ impl Settings {
         self.input.as_os_str() == "-"
     }
 }
+
+/// The wave width when `--wave` is not given: `jobs` from
+/// [`WAVES_FROM_JOBS`] on, else no waves (the serial loop's commits,
+/// tested ahead), so that a run with few workers is what it was.
+pub(crate) fn default_wave(jobs: usize) -> usize {
+    if jobs >= WAVES_FROM_JOBS { jobs } else { 1 }
+}
+
+/// The fewest jobs for which waves are on by default.
+pub(crate) const WAVES_FROM_JOBS: usize = 4;
 
 /// Parses `90` (seconds), `90s`, `10m`, `2h`, `1h30m`, `1.5h`: the
 /// units are humantime's (`s`, `sec`, `m`, `min`, `h`, `hours`, `d`, ...);

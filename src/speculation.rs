@@ -21,7 +21,7 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::configuration::Configuration;
+use crate::configuration::{Configuration, Proposal};
 use crate::interfaces::{CancelSignal, Fault, TestOutcome};
 use crate::policy::Policy;
 use crate::stats::PhaseStats;
@@ -83,6 +83,52 @@ impl Cursor {
         None
     }
 
+    /// The policy's next wave (`--wave`): up to `k` independent proposals
+    /// from the base, as [`Policy::next_wave`] makes them, each with its
+    /// candidate (`None` for one that changes nothing, which counts as
+    /// failed); `None` when the phase is over on this branch. Ends passes
+    /// and starts new ones as [`Self::next_candidate`] does.
+    pub fn next_wave(&mut self, k: usize) -> Option<Wave> {
+        while !self.finished {
+            if !self.in_pass {
+                self.policy.start_pass(&self.base);
+                self.in_pass = true;
+            }
+            let proposals = self.policy.next_wave(&self.base, k.max(1));
+            if proposals.is_empty() {
+                self.in_pass = false;
+                self.finished = !self.policy.on_reduced(None);
+                continue;
+            }
+            let candidates: Vec<_> = proposals.iter().map(|p| self.base.apply(p)).collect();
+            // A wave that changes nothing failed whole: ask again.
+            if candidates.iter().any(Option::is_some) {
+                return Some(Wave {
+                    proposals,
+                    candidates,
+                });
+            }
+        }
+        None
+    }
+
+    /// The candidate applying the `chosen` proposals of `wave` (the last
+    /// wave) together, as the policy merges them; `None` if it changes
+    /// nothing.
+    pub fn merged(&self, wave: &Wave, chosen: &[bool]) -> Option<Configuration> {
+        let proposal = self.policy.merge(&self.base, &wave.proposals, chosen);
+        self.base.apply(&proposal)
+    }
+
+    /// What the loop does when a merge of the last wave is committed: the
+    /// pass ends with it (the policy hears which proposals passed and
+    /// which are in it), and it becomes the base.
+    pub fn commit_merged(&mut self, passed: &[bool], merged: &[bool], config: Arc<Configuration>) {
+        self.in_pass = false;
+        self.finished = !self.policy.on_merged(passed, merged, &config);
+        self.base = config;
+    }
+
     /// What the serial loop does when the last candidate passed: the pass
     /// ends with it, and it becomes the base.
     pub fn commit(&mut self, candidate: Arc<Configuration>) {
@@ -99,6 +145,13 @@ impl Cursor {
     pub fn into_policy(self) -> Box<dyn Policy> {
         self.policy
     }
+}
+
+/// Independent proposals from one base ([`Cursor::next_wave`]).
+pub struct Wave {
+    pub proposals: Vec<Proposal>,
+    /// Each proposal applied to the base (`None`: it changes nothing).
+    pub candidates: Vec<Option<Configuration>>,
 }
 
 /// How many proposals already settled without a test (cache hits) may wait

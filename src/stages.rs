@@ -438,6 +438,7 @@ impl<'a> Stages<'a> {
         let reducer = Reducer::new(units, self.oracle)
             .with_cache(settings.cache)
             .with_jobs(settings.jobs)
+            .with_wave(settings.wave)
             .with_recheck(settings.recheck)
             .with_filter(filter)
             .with_limits(run.limits.clone())

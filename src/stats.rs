@@ -22,6 +22,10 @@ pub struct PhaseStats {
     /// Oracle runs started on the guess that a test still running would
     /// pass (`-j` > 1, when passing tests are the slow ones).
     pub guessed_pass: u64,
+    /// Waves tested (`--wave`): rounds of independent candidates from one base.
+    pub waves: u64,
+    /// Proposals committed in merges of two or more.
+    pub merged: u64,
     pub seconds: f64,
     pub units_before: u32,
     pub units_after: u32,
@@ -47,6 +51,8 @@ pub(crate) struct RunReport {
     pub bytes_after: u64,
     pub(crate) wall_seconds: f64,
     pub jobs: usize,
+    /// The wave width (`--wave`; 1: no waves).
+    pub wave: usize,
     pub unit: String,
     pub language: String,
     pub parse_errors: usize,
@@ -74,6 +80,25 @@ pub(crate) struct RestartGain {
     pub(crate) units_before: u32,
     pub(crate) bytes_before: u64,
     pub(crate) tests_before: u64,
+}
+
+/// One phase's counters in `--stats-json`.
+fn phase_json(p: &PhaseStats) -> serde_json::Value {
+    json!({
+        "name": p.name,
+        "tests": p.tests,
+        "successes": p.successes,
+        "cache_hits": p.cache_hits,
+        "timeouts": p.timeouts,
+        "syntax_rejected": p.syntax_rejected,
+        "wasted_tests": p.wasted,
+        "guessed_pass_tests": p.guessed_pass,
+        "waves": p.waves,
+        "merged": p.merged,
+        "seconds": p.seconds,
+        "units_before": p.units_before,
+        "units_after": p.units_after,
+    })
 }
 
 /// CPU seconds (user + system) this process has used so far, children excluded.
@@ -134,6 +159,9 @@ impl RunReport {
             "bytes_after": self.bytes_after,
             "wall_seconds": self.wall_seconds,
             "jobs": self.jobs,
+            "wave": self.wave,
+            "waves": self.total(|p| p.waves),
+            "merged": self.total(|p| p.merged),
             "unit": self.unit,
             "language": self.language,
             "parse_errors": self.parse_errors,
@@ -152,19 +180,7 @@ impl RunReport {
                 "bytes_gained": r.bytes_before.saturating_sub(self.bytes_after),
                 "extra_oracle_calls": self.oracle_calls().saturating_sub(r.tests_before),
             })),
-            "phases": self.phases.iter().map(|p| json!({
-                "name": p.name,
-                "tests": p.tests,
-                "successes": p.successes,
-                "cache_hits": p.cache_hits,
-                "timeouts": p.timeouts,
-                "syntax_rejected": p.syntax_rejected,
-                "wasted_tests": p.wasted,
-                "guessed_pass_tests": p.guessed_pass,
-                "seconds": p.seconds,
-                "units_before": p.units_before,
-                "units_after": p.units_after,
-            })).collect::<Vec<_>>(),
+            "phases": self.phases.iter().map(phase_json).collect::<Vec<_>>(),
         })
     }
 }

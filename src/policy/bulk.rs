@@ -29,7 +29,7 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashSet;
 
-use crate::configuration::{Configuration, Delta, Proposal};
+use crate::configuration::{Configuration, Proposal};
 use crate::policy::Policy;
 
 /// One edit a source proposes: what it changes, and a key that names it
@@ -61,17 +61,7 @@ pub(crate) trait EditSource: Send + Sync + 'static {
 
 /// The union of the seeds' deletions and rewrites.
 pub(crate) fn union(seeds: &[Seed]) -> Proposal {
-    let mut ranges: Vec<Range<u32>> = Vec::new();
-    let mut rewrites = Vec::new();
-    for seed in seeds {
-        ranges.extend(seed.proposal.delta.ranges().iter().cloned());
-        rewrites.extend(seed.proposal.rewrites.iter().cloned());
-    }
-    Proposal {
-        delta: Delta::from_ranges(ranges),
-        rewrites,
-        layout: None,
-    }
+    Proposal::union(seeds.iter().map(|s| &s.proposal))
 }
 
 /// The seeds of the current pass and what the source knows with them.
@@ -94,8 +84,9 @@ pub(crate) struct Bulk<S: EditSource> {
     progressed: bool,
     /// Keys of seeds that failed alone.
     needed: Arc<FxHashSet<u64>>,
-    /// The key of the last proposal when it was one seed.
-    single: Option<u64>,
+    /// The chunks proposed last and not yet judged (one, or a wave's), each
+    /// with its seed's key when it was one seed.
+    proposed: Vec<(Range<usize>, Option<u64>)>,
 }
 
 impl<S: EditSource> Clone for Bulk<S> {
@@ -108,7 +99,7 @@ impl<S: EditSource> Clone for Bulk<S> {
             last: self.last,
             progressed: self.progressed,
             needed: Arc::clone(&self.needed),
-            single: self.single,
+            proposed: self.proposed.clone(),
         }
     }
 }
@@ -123,7 +114,17 @@ impl<S: EditSource> Bulk<S> {
             last: 0,
             progressed: false,
             needed: Arc::default(),
-            single: None,
+            proposed: Vec::new(),
+        }
+    }
+
+    /// Takes the chunks proposed last off `proposed`; the seeds of those
+    /// that were one seed and for which `failed` says so join `needed`.
+    fn forget_failed(&mut self, mut failed: impl FnMut(usize) -> bool) {
+        for (i, (_, single)) in std::mem::take(&mut self.proposed).into_iter().enumerate() {
+            if let Some(key) = single.filter(|_| failed(i)) {
+                Arc::make_mut(&mut self.needed).insert(key);
+            }
         }
     }
 
@@ -173,33 +174,77 @@ impl<S: EditSource> Policy for Bulk<S> {
     }
 
     fn next_proposal(&mut self, config: &Configuration) -> Option<Proposal> {
-        if let Some(key) = self.single.take() {
-            Arc::make_mut(&mut self.needed).insert(key);
+        self.next_wave(config, 1).pop()
+    }
+
+    fn on_reduced(&mut self, reduced: Option<&Configuration>) -> bool {
+        if reduced.is_none() {
+            self.proposed.clear();
+            return false;
         }
-        let current = Arc::clone(self.current.as_ref()?);
-        loop {
-            let chunk = self.next_chunk(current.seeds.len())?;
+        // The committed chunk's seeds are gone: the next ones now start
+        // where it did.
+        self.proposed.clear();
+        self.progressed = true;
+        self.at = self.last;
+        true
+    }
+
+    /// The chunks of the current size from the next one on, up to `k`.
+    fn next_wave(&mut self, config: &Configuration, k: usize) -> Vec<Proposal> {
+        self.forget_failed(|_| true);
+        let Some(current) = self.current.clone() else {
+            return Vec::new();
+        };
+        let len = current.seeds.len();
+        let mut wave = Vec::new();
+        // The first chunk may start a new size or descent; the others
+        // follow it at the same size.
+        while wave.is_empty() || (wave.len() < k && self.at < len) {
+            let Some(chunk) = self.next_chunk(len) else {
+                break;
+            };
             let seeds = &current.seeds[chunk.clone()];
             let proposal = self.source.combine(&current.pass, config, seeds);
             if proposal.delta.is_empty() && proposal.rewrites.is_empty() {
                 continue;
             }
-            if chunk.len() == 1 {
-                self.single = Some(seeds[0].key);
-            }
-            return Some(proposal);
+            let single = (chunk.len() == 1).then(|| seeds[0].key);
+            self.proposed.push((chunk, single));
+            wave.push(proposal);
         }
+        wave
     }
 
-    fn on_reduced(&mut self, reduced: Option<&Configuration>) -> bool {
-        self.single = None;
-        if reduced.is_none() {
-            return false;
-        }
-        // The committed chunk's seeds are gone: the next ones now start
-        // where it did.
+    /// The seeds of the `chosen` chunks of the wave, combined.
+    fn merge(&self, config: &Configuration, _wave: &[Proposal], chosen: &[bool]) -> Proposal {
+        let Some(current) = &self.current else {
+            return Proposal::default();
+        };
+        let seeds: Vec<Seed> = self
+            .proposed
+            .iter()
+            .zip(chosen)
+            .filter(|(_, chosen)| **chosen)
+            .flat_map(|((chunk, _), _)| current.seeds[chunk.clone()].iter().cloned())
+            .collect();
+        self.source.combine(&current.pass, config, &seeds)
+    }
+
+    /// The descent goes on after the wave: where its first chunk started,
+    /// moved on by the seeds of the chunks that stayed.
+    fn on_merged(&mut self, passed: &[bool], merged: &[bool], _config: &Configuration) -> bool {
+        let start = self.proposed.first().map_or(self.last, |(c, _)| c.start);
+        let stayed: usize = self
+            .proposed
+            .iter()
+            .zip(merged)
+            .filter(|(_, merged)| !**merged)
+            .map(|((c, _), _)| c.len())
+            .sum();
+        self.forget_failed(|i| passed.get(i) == Some(&false));
         self.progressed = true;
-        self.at = self.last;
+        self.at = start + stayed;
         true
     }
 
@@ -211,6 +256,7 @@ impl<S: EditSource> Policy for Bulk<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::configuration::Delta;
     use crate::interfaces::{Candidate, Quiet, Verdict};
     use crate::reducer::Reducer;
     use crate::units::Units;

@@ -35,6 +35,8 @@
 //! scans; `None` (the default) scans until a scan removes nothing, which is
 //! the paper's default R = |I|. R = 0 skips the single-element phase.
 
+use std::ops::Range;
+
 use crate::policy::{ElemList, ListMinimizer, Selection};
 
 /// Where Dr. DD is.
@@ -67,6 +69,8 @@ pub(crate) struct DrDd {
     /// End of the block proposed last and not yet judged: where the scan
     /// goes on if its deletion failed.
     pending: Option<u32>,
+    /// The last wave's blocks (consecutive, one level's), for a merge.
+    wave: Vec<Range<u32>>,
 }
 
 impl DrDd {
@@ -77,6 +81,7 @@ impl DrDd {
             len: 0,
             pos: 0,
             pending: None,
+            wave: Vec::new(),
         }
     }
 
@@ -91,6 +96,16 @@ impl DrDd {
                 removed: false,
             },
             ..DrDd::new(restarts)
+        }
+    }
+
+    /// A single-element scan has removed something.
+    fn mark_removed(&mut self) {
+        if let Stage::Single { scan, .. } = self.stage {
+            self.stage = Stage::Single {
+                scan,
+                removed: true,
+            };
         }
     }
 
@@ -179,12 +194,42 @@ impl ListMinimizer for DrDd {
         }
         // The last proposal went; the scan stays where it was.
         self.pending = None;
-        if let Stage::Single { scan, .. } = self.stage {
-            self.stage = Stage::Single {
-                scan,
-                removed: true,
-            };
+        self.mark_removed();
+        true
+    }
+
+    /// The blocks of the current level (or elements of the current scan)
+    /// from the next one on, up to `k`: disjoint, so independent.
+    fn next_wave(&mut self, k: usize) -> Vec<Selection> {
+        self.wave.clear();
+        let Some(first) = self.next_deletion() else {
+            return Vec::new();
+        };
+        self.wave.push(first[0].clone());
+        let stage = self.stage;
+        // While the level has blocks left, the next is the one after.
+        while self.wave.len() < k && self.pending.is_some_and(|end| end < self.len) {
+            let block = self.next_deletion().expect("the level has blocks left");
+            debug_assert_eq!(self.stage, stage);
+            self.wave.push(block[0].clone());
         }
+        self.wave.iter().map(|b| vec![b.clone()]).collect()
+    }
+
+    /// The scan goes on after the wave: at the wave's first block, moved
+    /// on by the blocks that stayed.
+    fn on_merged(&mut self, _passed: &[bool], merged: &[bool], _reduced: &ElemList) -> bool {
+        let start = self.wave.first().map_or(self.pos, |b| b.start);
+        let stayed: u32 = self
+            .wave
+            .iter()
+            .zip(merged)
+            .filter(|(_, merged)| !**merged)
+            .map(|(b, _)| b.end - b.start)
+            .sum();
+        self.pos = start + stayed;
+        self.pending = None;
+        self.mark_removed();
         true
     }
 

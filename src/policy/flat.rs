@@ -15,7 +15,7 @@ use std::sync::Arc;
 
 use crate::bitset::BitSet;
 use crate::configuration::{Configuration, Delta, Proposal};
-use crate::policy::{ElemList, ListMinimizer, Policy};
+use crate::policy::{ElemList, ListMinimizer, Policy, Selection};
 
 /// A [`Policy`] that hands the kept units to a list minimizer.
 #[derive(Clone)]
@@ -64,6 +64,21 @@ impl FlatPolicy {
         self
     }
 
+    /// The units of the elements `selection` picks, as a deletion.
+    fn deletion(&self, selection: Selection) -> Proposal {
+        let mut delta = Delta::new();
+        for r in selection {
+            for p in r {
+                let u = self.elems.ids[p as usize];
+                match &self.line_starts {
+                    Some(lines) => delta.push(Self::line_of(lines, u)),
+                    None => delta.push(u..u + 1),
+                }
+            }
+        }
+        Proposal::delete(delta)
+    }
+
     fn elems_of(&self, config: &Configuration) -> ElemList {
         if let Some(lines) = &self.line_starts {
             let mut elems = ElemList::default();
@@ -104,22 +119,22 @@ impl Policy for FlatPolicy {
 
     fn next_proposal(&mut self, _config: &Configuration) -> Option<Proposal> {
         let selection = self.minimizer.next_deletion()?;
-        let mut delta = Delta::new();
-        for r in selection {
-            for p in r {
-                let u = self.elems.ids[p as usize];
-                match &self.line_starts {
-                    Some(lines) => delta.push(Self::line_of(lines, u)),
-                    None => delta.push(u..u + 1),
-                }
-            }
-        }
-        Some(Proposal::delete(delta))
+        Some(self.deletion(selection))
     }
 
     fn on_reduced(&mut self, reduced: Option<&Configuration>) -> bool {
         let elems = reduced.map(|c| self.elems_of(c));
         self.minimizer.on_reduced(elems.as_ref())
+    }
+
+    fn next_wave(&mut self, _config: &Configuration, k: usize) -> Vec<Proposal> {
+        let selections = self.minimizer.next_wave(k);
+        selections.into_iter().map(|s| self.deletion(s)).collect()
+    }
+
+    fn on_merged(&mut self, passed: &[bool], merged: &[bool], config: &Configuration) -> bool {
+        let elems = self.elems_of(config);
+        self.minimizer.on_merged(passed, merged, &elems)
     }
 
     fn clone_box(&self) -> Box<dyn Policy> {

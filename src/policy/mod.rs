@@ -67,6 +67,39 @@ pub trait Policy: Send {
         reduced.is_some()
     }
 
+    /// Waves (`--wave`): up to `k` (at least 1) proposals of this pass on
+    /// `config`, independent of one another: each an edit of `config` that
+    /// means the same whichever of the others pass (disjoint deletions from
+    /// one list, the chunks of one bulk level). They are what
+    /// [`Self::next_proposal`] would make one after another were each to
+    /// fail, from the one it would make next, and the policy is left as
+    /// after the last of them: asking again means they all failed. Empty
+    /// when the pass has nothing more. The default is `next_proposal`'s
+    /// one: a policy that cannot tell which of its proposals are
+    /// independent is tested ahead one proposal at a time.
+    fn next_wave(&mut self, config: &Configuration, k: usize) -> Vec<Proposal> {
+        let _ = k;
+        self.next_proposal(config).into_iter().collect()
+    }
+
+    /// One proposal applying the `chosen` ones of the last wave together
+    /// (`wave` is that wave, `config` its base): by default the union of
+    /// their deletions and rewrites.
+    fn merge(&self, config: &Configuration, wave: &[Proposal], chosen: &[bool]) -> Proposal {
+        let _ = config;
+        Proposal::union(wave.iter().zip(chosen).filter(|c| *c.1).map(|c| c.0))
+    }
+
+    /// The pass ended with a merge of the last wave: `passed[i]` says
+    /// whether its `i`th proposal passed alone, `merged[i]` whether it is
+    /// part of `config`, the new configuration (at least one is; a merged
+    /// proposal passed). Returns whether to run another pass. The default,
+    /// right for a wave of one, is [`Self::on_reduced`].
+    fn on_merged(&mut self, passed: &[bool], merged: &[bool], config: &Configuration) -> bool {
+        let _ = (passed, merged);
+        self.on_reduced(Some(config))
+    }
+
     /// A copy of this policy's whole state (for speculative execution).
     fn clone_box(&self) -> Box<dyn Policy>;
 }
@@ -236,6 +269,23 @@ pub(crate) trait ListMinimizer: Send {
     /// deletion was interesting. Returns whether this list is not yet minimal.
     fn on_reduced(&mut self, reduced: Option<&ElemList>) -> bool {
         reduced.is_some()
+    }
+
+    /// Waves: up to `k` (at least 1) deletions of this pass, disjoint and
+    /// independent of one another, as [`Policy::next_wave`] asks. The
+    /// default is `next_deletion`'s one.
+    fn next_wave(&mut self, k: usize) -> Vec<Selection> {
+        let _ = k;
+        self.next_deletion().into_iter().collect()
+    }
+
+    /// The pass ended with a merge of the last wave, as
+    /// [`Policy::on_merged`] tells; `reduced` holds the surviving
+    /// elements. The default, right for a wave of one, is
+    /// [`Self::on_reduced`].
+    fn on_merged(&mut self, passed: &[bool], merged: &[bool], reduced: &ElemList) -> bool {
+        let _ = (passed, merged);
+        self.on_reduced(Some(reduced))
     }
 
     /// A copy of the whole state.

@@ -104,7 +104,9 @@ use std::sync::Arc;
 
 use crate::bitset::BitSet;
 use crate::configuration::{Configuration, Delta, Proposal};
-use crate::policy::{ElemList, ListMinimizer, Minimizer, MinimizerSettings, Policy, Selection};
+use crate::policy::{
+    ElemList, ListMinimizer, Minimizer, MinimizerSettings, Policy, Selection, selection_of,
+};
 use crate::tree::{Liveness, NodeId, Sizes, Tree};
 
 /// The sweep schedule's default cap on replacements tried per node.
@@ -263,6 +265,8 @@ enum Step {
         minimizer: Box<dyn ListMinimizer>,
         elems: Arc<Vec<NodeId>>,
         proposed: bool,
+        /// The minimizer's last wave (`--wave`), for a merge.
+        wave: Vec<Selection>,
     },
 }
 
@@ -613,6 +617,7 @@ impl Perses {
                 minimizer,
                 elems,
                 proposed,
+                ..
             } => {
                 let n = sweep.order[sweep.cursor];
                 let nodes = if self.usable(n) {
@@ -632,10 +637,14 @@ impl Perses {
         self.sweep = Some(sweep);
     }
 
-    fn sweep_next_proposal(&mut self, config: &Configuration) -> Option<Proposal> {
-        let mut sweep = self.sweep.take()?;
+    /// The sweep's next proposal, or with `k` > 1 the next wave of its
+    /// list deletions (a replacement is one proposal alone).
+    fn sweep_next_wave(&mut self, config: &Configuration, k: usize) -> Vec<Proposal> {
+        let Some(mut sweep) = self.sweep.take() else {
+            return Vec::new();
+        };
         let mut minimized = Vec::new();
-        let proposal = self.sweep_step(&mut sweep, config, &mut minimized);
+        let wave = self.sweep_step(&mut sweep, config, &mut minimized, k);
         if !minimized.is_empty() {
             let set = Arc::make_mut(&mut self.minimized);
             for list in minimized {
@@ -643,20 +652,24 @@ impl Perses {
             }
         }
         self.sweep = Some(sweep);
-        proposal
+        wave
     }
 
-    /// Walks the sweep from where it is to its next proposal, adding the
-    /// lists it finds minimal on the way to `minimized`.
+    /// Walks the sweep from where it is to its next proposal, or wave of up
+    /// to `k` list deletions, adding the lists it finds minimal on the way
+    /// to `minimized`.
     fn sweep_step(
         &self,
         sweep: &mut Sweep,
         config: &Configuration,
         minimized: &mut Vec<NodeId>,
-    ) -> Option<Proposal> {
+        k: usize,
+    ) -> Vec<Proposal> {
         let size = &self.pass().size;
         loop {
-            let n = *sweep.order.get(sweep.cursor)?;
+            let Some(&n) = sweep.order.get(sweep.cursor) else {
+                return Vec::new();
+            };
             match &mut sweep.step {
                 Step::Enter => {
                     if !self.usable(n) {
@@ -690,7 +703,7 @@ impl Perses {
                     if let Some(&d) = cands.get(*next) {
                         *next += 1;
                         sweep.last = Made::Replacement;
-                        return Some(self.replacement(n, d));
+                        return vec![self.replacement(n, d)];
                     }
                     let list = self.effective_list(n);
                     let elems = if self.is_list.contains(list) {
@@ -714,6 +727,7 @@ impl Perses {
                         minimizer,
                         elems: Arc::new(elems),
                         proposed: false,
+                        wave: Vec::new(),
                     };
                 }
                 Step::List {
@@ -721,11 +735,14 @@ impl Perses {
                     minimizer,
                     elems,
                     proposed,
+                    wave,
                 } => {
-                    if let Some(selection) = minimizer.next_deletion() {
+                    *wave = minimizer.next_wave(k);
+                    if !wave.is_empty() {
                         *proposed = true;
                         sweep.last = Made::Deletion;
-                        return Some(self.list_deletion(&selection, elems, config));
+                        let deletion = |s: &Selection| self.list_deletion(s, elems, config);
+                        return wave.iter().map(deletion).collect();
                     }
                     // The minimizer's pass found nothing; it may still want
                     // another one over the same elements.
@@ -739,6 +756,44 @@ impl Perses {
                 }
             }
         }
+    }
+
+    /// The chosen list deletions of the last wave as one deletion of their
+    /// elements together (separators as for one deletion).
+    fn sweep_merge(&self, config: &Configuration, chosen: &[bool]) -> Option<Proposal> {
+        let Step::List { elems, wave, .. } = &self.sweep.as_ref()?.step else {
+            return None;
+        };
+        let positions = wave
+            .iter()
+            .zip(chosen)
+            .filter(|(_, chosen)| **chosen)
+            .flat_map(|(s, _)| s.iter().flat_map(|r| r.clone()))
+            .collect();
+        Some(self.list_deletion(&selection_of(positions), elems, config))
+    }
+
+    /// A merge of the last wave committed: the list's minimizer hears of it.
+    fn sweep_on_merged(&mut self, passed: &[bool], merged: &[bool], config: &Configuration) {
+        let Some(mut sweep) = self.sweep.take() else {
+            return;
+        };
+        sweep.committed = true;
+        let mut advance = true;
+        if let (
+            Step::List {
+                list, minimizer, ..
+            },
+            Made::Deletion,
+        ) = (&mut sweep.step, sweep.last)
+        {
+            let elems = self.elem_list(&self.elems_of(*list, config), config);
+            advance = !minimizer.on_merged(passed, merged, &elems);
+        }
+        if advance {
+            sweep.advance();
+        }
+        self.sweep = Some(sweep);
     }
 
     fn sweep_on_reduced(&mut self, reduced: Option<&Configuration>) -> bool {
@@ -799,7 +854,35 @@ impl Policy for Perses {
     fn next_proposal(&mut self, config: &Configuration) -> Option<Proposal> {
         match self.options.schedule {
             PersesSchedule::Tutorial => self.tutorial_next_proposal(config),
-            PersesSchedule::Sweep => self.sweep_next_proposal(config),
+            PersesSchedule::Sweep => self.sweep_next_wave(config, 1).pop(),
+        }
+    }
+
+    /// The sweep's list deletions come in waves; a replacement, and the
+    /// tutorial schedule's proposals, one at a time.
+    fn next_wave(&mut self, config: &Configuration, k: usize) -> Vec<Proposal> {
+        match self.options.schedule {
+            PersesSchedule::Tutorial => self.tutorial_next_proposal(config).into_iter().collect(),
+            PersesSchedule::Sweep => self.sweep_next_wave(config, k),
+        }
+    }
+
+    fn merge(&self, config: &Configuration, wave: &[Proposal], chosen: &[bool]) -> Proposal {
+        let sweep = (self.options.schedule == PersesSchedule::Sweep)
+            .then(|| self.sweep_merge(config, chosen))
+            .flatten();
+        sweep.unwrap_or_else(|| {
+            Proposal::union(wave.iter().zip(chosen).filter(|c| *c.1).map(|c| c.0))
+        })
+    }
+
+    fn on_merged(&mut self, passed: &[bool], merged: &[bool], config: &Configuration) -> bool {
+        match self.options.schedule {
+            PersesSchedule::Tutorial => self.tutorial_on_reduced(Some(config)),
+            PersesSchedule::Sweep => {
+                self.sweep_on_merged(passed, merged, config);
+                true
+            }
         }
     }
 
