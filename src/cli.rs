@@ -886,6 +886,30 @@ impl Cli {
             .map_err(|e| failure(exit::USAGE, format!("{e:#}")))
     }
 
+    /// Refuses `--format-with` without a layout to run it in, or empty.
+    fn check_format(&self) -> Result<()> {
+        if self.format_with.is_some() && matches!(self.format, Style::Compact | Style::Original) {
+            return Err(failure(
+                exit::USAGE,
+                format!(
+                    "--format-with goes with --format native (or readable), not {}",
+                    self.format.name()
+                ),
+            ));
+        }
+        if self
+            .format_with
+            .as_deref()
+            .is_some_and(|c| c.trim().is_empty())
+        {
+            return Err(failure(
+                exit::USAGE,
+                "--format-with is empty: give a shell command",
+            ));
+        }
+        Ok(())
+    }
+
     /// Refuses flags out of range; returns `--max-time` parsed.
     fn check(&self) -> Result<Option<Duration>> {
         if let Some(t) = self.timeout
@@ -917,30 +941,15 @@ impl Cli {
                 "--exclude applies to a directory or several files, not one file",
             ));
         }
-        if self.format_with.is_some() && matches!(self.format, Style::Compact | Style::Original) {
-            return Err(failure(
-                exit::USAGE,
-                format!(
-                    "--format-with goes with --format native (or readable), not {}",
-                    self.format.name()
-                ),
-            ));
-        }
-        if self
-            .format_with
-            .as_deref()
-            .is_some_and(|c| c.trim().is_empty())
-        {
-            return Err(failure(
-                exit::USAGE,
-                "--format-with is empty: give a shell command",
-            ));
-        }
+        self.check_format()?;
         if self.jobs == Some(0) {
             return Err(failure(exit::USAGE, "-j/--jobs must be at least 1"));
         }
         if self.wave == Some(0) {
-            return Err(failure(exit::USAGE, "--wave must be at least 1 (1 = no waves)"));
+            return Err(failure(
+                exit::USAGE,
+                "--wave must be at least 1 (1 = no waves)",
+            ));
         }
         if self.check_flaky == 0 {
             return Err(failure(

@@ -441,7 +441,21 @@ impl Plan {
                     continue;
                 }
                 let before = (phase.role == Role::Tree).then(|| config.clone());
-                let (next, reason) = self.run_phases(&[phase], reducer, config, observer);
+                // What runs next if this phase changes nothing, for the
+                // loop to test ahead (built only if it asks).
+                let unchanged = config == round_start;
+                let at = self.phases.iter().position(|p| std::ptr::eq(*p, phase));
+                let later = at.map_or(&[][..], |at| &self.phases[at + 1..]);
+                let mut upcoming = later
+                    .iter()
+                    .filter(|p| match p.role {
+                        Role::Tree => tree_phase,
+                        Role::Enabler => unchanged,
+                        _ => true,
+                    })
+                    .map(|p| p.policy(&self.context));
+                let mut policy = phase.policy(&self.context);
+                let (next, reason) = reducer.run_then(&mut policy, config, observer, &mut upcoming);
                 if let Some(before) = before {
                     tree_phase = next != before;
                 }

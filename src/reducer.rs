@@ -44,7 +44,7 @@ use crate::policy::Policy;
 use crate::speculation::{Checked, Cursor, Done, Finished, Job, Report, Retest, Speculation};
 use crate::stats::PhaseStats;
 use crate::units::Units;
-use crate::waves::{Batch, Outcomes, Round, Waves};
+use crate::waves::{self, Batch, Outcomes, Prefetch, Round, WaveRound};
 
 /// Whether `filter` lets `bytes` through at `strictness`; `parent` is the
 /// text it was proposed from, needed when lenient.
@@ -353,6 +353,19 @@ impl<'a> Reducer<'a> {
         start: Configuration,
         observer: &mut dyn Observer,
     ) -> (Configuration, StopReason) {
+        self.run_then(policy, start, observer, &mut std::iter::empty())
+    }
+
+    /// [`Self::run`], told which policies run next, from its result, if
+    /// this one commits nothing: with waves, their first candidates are
+    /// tested ahead once this one's run out (`waves::Prefetch`).
+    pub fn run_then(
+        &mut self,
+        policy: &mut Box<dyn Policy>,
+        start: Configuration,
+        observer: &mut dyn Observer,
+        upcoming: &mut dyn Iterator<Item = Box<dyn Policy>>,
+    ) -> (Configuration, StopReason) {
         let began = Instant::now();
         let mut phase = PhaseStats::new(policy.name());
         phase.units_before = start.len();
@@ -360,7 +373,7 @@ impl<'a> Reducer<'a> {
             filter.rebase(&self.units.render(&start));
         }
         let (config, reason) = if self.wave > 1 {
-            self.run_waves(policy, start, &mut phase, observer)
+            self.run_waves(policy, start, &mut phase, observer, upcoming)
         } else if self.jobs == 1 {
             self.run_serial(policy, start, &mut phase, observer)
         } else {
@@ -836,6 +849,14 @@ impl<'a> Reducer<'a> {
     }
 }
 
+/// Where a round of waves left the phase.
+enum Next {
+    /// The serial loop's state for the next round.
+    Round(Cursor),
+    /// The phase is over: the policy.
+    Over(Box<dyn Policy>),
+}
+
 /// The workers of a phase: where jobs go, where reports come from, how
 /// many tests may run at once, and the number of the next job.
 struct Pool<'c> {
@@ -854,6 +875,7 @@ impl Reducer<'_> {
         start: Configuration,
         phase: &mut PhaseStats,
         observer: &mut dyn Observer,
+        upcoming: &mut dyn Iterator<Item = Box<dyn Policy>>,
     ) -> (Configuration, StopReason) {
         let notice = Arc::clone(&self.notice);
         let tester = Tester {
@@ -878,7 +900,7 @@ impl Reducer<'_> {
                 size: self.jobs,
                 next_slot: 0,
             };
-            let result = self.drive_waves(policy, start, phase, observer, &mut pool);
+            let result = self.drive_waves(policy, start, phase, observer, &mut pool, upcoming);
             drop(job_tx);
             result
         })
@@ -892,69 +914,233 @@ impl Reducer<'_> {
         phase: &mut PhaseStats,
         observer: &mut dyn Observer,
         pool: &mut Pool<'_>,
+        upcoming: &mut dyn Iterator<Item = Box<dyn Policy>>,
     ) -> (Configuration, StopReason) {
         let mut best = Arc::new(start);
-        let mut waves = Waves::new(Cursor::new(policy.clone_box(), Arc::clone(&best)), self.wave);
+        let mut cursor = Cursor::new(policy.clone_box(), Arc::clone(&best));
         let reason = loop {
             if let Some(reason) = self.limit_hit() {
                 break reason;
             }
-            let base = Arc::new(waves.base().clone());
-            let committed = match waves.next_round(&self.outcomes) {
+            let round = waves::next_round(&cursor, self.wave, &self.outcomes);
+            let next = match round {
                 Round::Over(ended) => {
                     *policy = ended;
                     break StopReason::Finished;
                 }
-                Round::Chain(chain) => {
-                    match self.test_batch(&chain.candidates, &base, true, pool, phase) {
-                        Ok(verdicts) => waves.settle_chain(chain, &verdicts, &mut self.outcomes),
-                        Err(reason) => break reason,
-                    }
+                Round::Chain { length } => {
+                    self.chain_round(cursor, length, &mut best, phase, observer, pool, upcoming)
                 }
-                Round::Wave(round) => match self.wave_round(&mut waves, round, &base, pool, phase) {
-                    Ok(committed) => committed,
-                    Err(reason) => break reason,
-                },
+                Round::Wave(round) => self.wave_round(round, &mut best, phase, observer, pool),
             };
-            observer.on_progress(phase, &best);
-            if let Some(committed) = committed {
-                best = committed;
-                let bytes = self.units.render(&best);
-                self.commit(&best, &bytes, phase, observer);
-            }
+            cursor = match next {
+                Ok(Next::Round(cursor)) => cursor,
+                Ok(Next::Over(ended)) => {
+                    *policy = ended;
+                    break StopReason::Finished;
+                }
+                Err(reason) => break reason,
+            };
         };
         (Arc::unwrap_or_clone(best), reason)
     }
 
-    /// Tests a wave and merges what passed; the merge, if any passed.
-    fn wave_round(
+    /// Tests ahead along the serial loop's path of failures from `cursor`,
+    /// up to `length` tests at once (`speculation.rs`, without guesses),
+    /// until a test passes: commits it, as the serial loop would. When the
+    /// path runs out, the next phases' first candidates (from `upcoming`)
+    /// are tested ahead ([`Prefetch`]).
+    #[allow(clippy::too_many_arguments)]
+    fn chain_round(
         &mut self,
-        waves: &mut Waves,
-        round: crate::waves::WaveRound,
-        base: &Configuration,
+        cursor: Cursor,
+        length: usize,
+        best: &mut Arc<Configuration>,
+        phase: &mut PhaseStats,
+        observer: &mut dyn Observer,
+        pool: &mut Pool<'_>,
+        upcoming: &mut dyn Iterator<Item = Box<dyn Policy>>,
+    ) -> Result<Next, StopReason> {
+        let room = length.min(self.jobs);
+        let mut speculation = Speculation::new(cursor, room, self.recheck)
+            .for_waves()
+            .numbering_from(pool.next_slot);
+        let mut prefetch = Prefetch::new(Arc::clone(best));
+        let result = loop {
+            let before = Arc::clone(best);
+            if let Err(reason) = self.settle(&mut speculation, best, phase, observer) {
+                break Err(reason);
+            }
+            if !Arc::ptr_eq(&before, best) {
+                break Ok(None);
+            }
+            if let Some(reason) = self.limit_hit() {
+                speculation.cancel_all(phase);
+                break Err(reason);
+            }
+            if let Some(ended) = self.propose_ahead(&mut speculation, phase, pool.jobs) {
+                break Ok(Some(ended));
+            }
+            if speculation.exhausted() && self.cache.is_some() {
+                let free = room.saturating_sub(speculation.running() + prefetch.batch.running());
+                self.test_ahead(
+                    &mut prefetch,
+                    free,
+                    speculation.numbers(),
+                    pool,
+                    phase,
+                    upcoming,
+                );
+            }
+            if speculation.front_is_known() {
+                continue;
+            }
+            match pool.done.recv_timeout(speculation.wait()) {
+                Ok(done) if prefetch.batch.entry_of(done.slot).is_some() => {
+                    let numbers = speculation.numbers();
+                    if let Err(reason) = self.take_batch_report(
+                        &mut prefetch.batch,
+                        done,
+                        &None,
+                        pool.jobs,
+                        numbers,
+                        phase,
+                    ) {
+                        speculation.cancel_all(phase);
+                        break Err(reason);
+                    }
+                }
+                Ok(done) => {
+                    if let Err(reason) =
+                        self.take_report(&mut speculation, done, best, phase, observer)
+                    {
+                        break Err(reason);
+                    }
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    unreachable!("workers outlive the phase")
+                }
+            }
+        };
+        waves::settled(&mut self.outcomes, speculation.take_settled());
+        // Tests ahead are waited for only when the phase ends as they assumed.
+        let ended = matches!(result, Ok(Some(_)));
+        let finished = if ended {
+            self.finish_ahead(&mut prefetch, speculation.numbers(), pool, phase)
+        } else {
+            prefetch.batch.cancel_from(0, &mut phase.wasted);
+            Ok(())
+        };
+        pool.next_slot = *speculation.numbers();
+        finished?;
+        match result? {
+            Some(ended) => Ok(Next::Over(ended)),
+            None => Ok(Next::Round(
+                speculation
+                    .into_settled()
+                    .expect("nothing is outstanding after a commit"),
+            )),
+        }
+    }
+
+    /// Starts up to `free` tests of the next phases' candidates
+    /// ([`Prefetch`]), numbering them from `numbers`.
+    fn test_ahead(
+        &mut self,
+        prefetch: &mut Prefetch,
+        free: usize,
+        numbers: &mut u64,
         pool: &mut Pool<'_>,
         phase: &mut PhaseStats,
-    ) -> Result<Option<Arc<Configuration>>, StopReason> {
+        upcoming: &mut dyn Iterator<Item = Box<dyn Policy>>,
+    ) {
+        let parent = self.parent_bytes(prefetch.base()).map(Arc::new);
+        while prefetch.batch.running() < free {
+            let Some(candidate) = prefetch.next_candidate(upcoming) else {
+                break;
+            };
+            let bytes = self.units.render(&candidate);
+            let (known, key) = self.cached(&bytes, phase);
+            prefetch.batch.add(candidate, bytes, key, known);
+            for job in prefetch.batch.next_jobs(free, parent.as_ref(), numbers) {
+                pool.jobs.send(job).expect("workers outlive the phase");
+            }
+        }
+    }
+
+    /// Waits for the tests started ahead, so that their verdicts are in
+    /// the cache when the next phase proposes their candidates.
+    fn finish_ahead(
+        &mut self,
+        prefetch: &mut Prefetch,
+        numbers: &mut u64,
+        pool: &mut Pool<'_>,
+        phase: &mut PhaseStats,
+    ) -> Result<(), StopReason> {
+        while prefetch.batch.running() > 0 {
+            if let Some(reason) = self.limit_hit() {
+                prefetch.batch.cancel_from(0, &mut phase.wasted);
+                return Err(reason);
+            }
+            match pool.done.recv_timeout(Duration::from_millis(50)) {
+                Ok(done) => {
+                    if let Err(reason) = self.take_batch_report(
+                        &mut prefetch.batch,
+                        done,
+                        &None,
+                        pool.jobs,
+                        numbers,
+                        phase,
+                    ) {
+                        prefetch.batch.cancel_from(0, &mut phase.wasted);
+                        return Err(reason);
+                    }
+                }
+                Err(mpsc::RecvTimeoutError::Timeout) => {}
+                Err(mpsc::RecvTimeoutError::Disconnected) => {
+                    unreachable!("workers outlive the phase")
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Tests a wave and merges what passed, committing the merge.
+    fn wave_round(
+        &mut self,
+        round: WaveRound,
+        best: &mut Arc<Configuration>,
+        phase: &mut PhaseStats,
+        observer: &mut dyn Observer,
+        pool: &mut Pool<'_>,
+    ) -> Result<Next, StopReason> {
         phase.waves += 1;
+        let base = Arc::clone(best);
         let (tested, candidates) = round.candidates();
-        let verdicts = self.test_batch(&candidates, base, false, pool, phase)?;
-        let Some(mut merging) = waves.start_merge(round, &tested, &verdicts, &mut self.outcomes)
-        else {
-            return Ok(None);
+        let verdicts = self.test_batch(&candidates, &base, false, pool, phase)?;
+        observer.on_progress(phase, best);
+        let mut merging = match waves::start_merge(round, &tested, &verdicts, &mut self.outcomes) {
+            Ok(merging) => merging,
+            Err(after) => return Ok(Next::Round(after)),
         };
         loop {
             let tries = merging.tries();
             if tries.is_empty() {
                 break;
             }
-            let verdicts = self.test_batch(&tries, base, false, pool, phase)?;
-            merging.take(tries, &verdicts);
+            let verdicts = self.test_batch(&tries, &base, false, pool, phase)?;
+            merging.take(tries, &verdicts, &mut self.outcomes);
         }
         let size = merging.size() as u64;
         if size > 1 {
             phase.merged += size;
         }
-        Ok(Some(waves.commit_merge(merging)))
+        let (cursor, committed) = waves::commit_merge(merging);
+        *best = committed;
+        let bytes = self.units.render(best);
+        self.commit(best, &bytes, phase, observer);
+        Ok(Next::Round(cursor))
     }
 
     /// Judges `candidates`, proposed from `base`: the cache, then the
@@ -991,7 +1177,15 @@ impl Reducer<'_> {
             }
             match pool.done.recv_timeout(Duration::from_millis(50)) {
                 Ok(done) => {
-                    if let Err(reason) = self.take_batch_report(&mut batch, done, &parent, pool, phase) {
+                    let report = self.take_batch_report(
+                        &mut batch,
+                        done,
+                        &parent,
+                        pool.jobs,
+                        &mut pool.next_slot,
+                        phase,
+                    );
+                    if let Err(reason) = report {
                         batch.cancel_from(0, &mut phase.wasted);
                         return Err(reason);
                     }
@@ -1012,7 +1206,8 @@ impl Reducer<'_> {
         batch: &mut Batch,
         done: Done,
         parent: &Option<Arc<Vec<u8>>>,
-        pool: &mut Pool<'_>,
+        jobs: &mpsc::Sender<Job>,
+        numbers: &mut u64,
         phase: &mut PhaseStats,
     ) -> Result<(), StopReason> {
         let Some(at) = batch.entry_of(done.slot) else {
@@ -1030,8 +1225,8 @@ impl Reducer<'_> {
             Finished::Tested(outcome) => {
                 let interesting = self.record(key, outcome, phase);
                 if interesting && self.recheck {
-                    let job = batch.retest(at, parent.as_ref(), &mut pool.next_slot);
-                    pool.jobs.send(job).expect("workers outlive the phase");
+                    let job = batch.retest(at, parent.as_ref(), numbers);
+                    jobs.send(job).expect("workers outlive the phase");
                     return Ok(());
                 }
                 interesting

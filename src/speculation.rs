@@ -113,9 +113,9 @@ impl Cursor {
     }
 
     /// The candidate applying the `chosen` proposals of `wave` (the last
-    /// wave) together, as the policy merges them; `None` if it changes
-    /// nothing.
-    pub fn merged(&self, wave: &Wave, chosen: &[bool]) -> Option<Configuration> {
+    /// wave) together, as the policy merges them (unmarking in `chosen`
+    /// those it leaves out); `None` if it changes nothing.
+    pub fn merged(&self, wave: &Wave, chosen: &mut [bool]) -> Option<Configuration> {
         let proposal = self.policy.merge(&self.base, &wave.proposals, chosen);
         self.base.apply(&proposal)
     }
@@ -187,6 +187,13 @@ pub struct Speculation {
     chain: Chain,
     model: OutcomeModel,
     next_id: u64,
+    /// Whether a long-running test may be guessed to pass (off for
+    /// [`Self::for_waves`]: every proposal is made on the guess that the
+    /// ones before it fail).
+    guesses: bool,
+    /// Without guesses, the verdicts settled so far, in the serial loop's
+    /// order (taken by [`Self::take_settled`]).
+    settled_verdicts: Vec<bool>,
     /// The guess under which the chain's tail had nothing to follow it.
     tail_exhausted: Option<bool>,
     /// What time it is (tests set it by hand).
@@ -247,6 +254,8 @@ impl Speculation {
             chain: Chain::default(),
             model: OutcomeModel::default(),
             next_id: 0,
+            guesses: true,
+            settled_verdicts: Vec::new(),
             tail_exhausted: None,
             clock: Box::new(Instant::now),
         }
@@ -260,6 +269,63 @@ impl Speculation {
 
     fn now(&self) -> Instant {
         (self.clock)()
+    }
+
+    /// The same for a chain of `--wave` (`waves.rs`): proposing only on
+    /// the guess that tests fail (the chain stops at its first commit
+    /// anyway), keeping the verdicts settled for [`Self::take_settled`].
+    pub fn for_waves(mut self) -> Self {
+        self.guesses = false;
+        self
+    }
+
+    /// The same, numbering its jobs from `first` (the workers may still
+    /// report on jobs numbered before, which must not be taken for its own).
+    pub fn numbering_from(mut self, first: u64) -> Self {
+        self.next_id = first;
+        self
+    }
+
+    /// The number its next job would get.
+    pub fn next_number(&self) -> u64 {
+        self.next_id
+    }
+
+    /// Whether the path of failures has nothing more to propose: if every
+    /// test outstanding fails, the phase is over.
+    pub fn exhausted(&self) -> bool {
+        self.tail_exhausted == Some(false)
+    }
+
+    /// Tests in flight that are still wanted.
+    pub fn running(&self) -> usize {
+        self.chain.running()
+    }
+
+    /// The number its next job gets, for jobs numbered alongside its own
+    /// (the next phases' tests `waves.rs` starts ahead).
+    pub fn numbers(&mut self) -> &mut u64 {
+        &mut self.next_id
+    }
+
+    /// The verdicts settled since the last call, in the serial loop's order.
+    pub fn take_settled(&mut self) -> Vec<bool> {
+        std::mem::take(&mut self.settled_verdicts)
+    }
+
+    /// The serial loop's state, when nothing is outstanding.
+    pub fn into_settled(self) -> Option<Cursor> {
+        self.settled
+    }
+
+    /// The running times over which a test is guessed to pass, if guesses
+    /// are on and the model has them.
+    fn window(&self) -> Option<PassWindow> {
+        if self.guesses {
+            self.model.pass_window()
+        } else {
+            None
+        }
     }
 
     /// Settles finished tests from the front, in proposal order: hands each
@@ -282,6 +348,9 @@ impl Speculation {
                 });
             }
             let front = self.chain.slots.pop_front().expect("front exists");
+            if !self.guesses {
+                self.settled_verdicts.push(passed);
+            }
             if passed {
                 commit(phase, &front.candidate, &front.bytes);
             }
@@ -323,7 +392,7 @@ impl Speculation {
     /// and is more likely hanging toward its timeout): what was proposed
     /// after it on the other guess goes, to be proposed again.
     pub fn reguess(&mut self, phase: &mut PhaseStats) {
-        let window = self.model.pass_window();
+        let window = self.window();
         while let Some(at) = self.chain.slots.iter().position(|s| {
             s.result.is_none() && s.guessed_pass != s.guesses_pass(window, self.now())
         }) {
@@ -381,7 +450,7 @@ impl Speculation {
     /// tail's result or, while it runs, its guess. `None` when the tail had
     /// nothing to follow it on that guess.
     fn next_base(&mut self) -> Option<Base> {
-        let window = self.model.pass_window();
+        let window = self.window();
         let Some(tail) = self.chain.slots.back() else {
             let cursor = self
                 .settled
@@ -394,7 +463,8 @@ impl Speculation {
             });
         };
         let guess = tail.result.unwrap_or(tail.guesses_pass(window, self.now()));
-        if self.tail_exhausted == Some(guess) {
+        // A chain of waves stops at its first pass, even one the cache knew.
+        if self.tail_exhausted == Some(guess) || (guess && !self.guesses) {
             return None;
         }
         let mut cursor = tail.snapshot.clone();
@@ -457,7 +527,7 @@ impl Speculation {
     /// change, and no longer than [`MAX_WAIT`].
     pub fn wait(&self) -> Duration {
         let mut wait = MAX_WAIT;
-        if let Some(w) = self.model.pass_window() {
+        if let Some(w) = self.window() {
             for s in self
                 .chain
                 .slots

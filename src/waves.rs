@@ -9,17 +9,22 @@
 //! disjoint deletions from one list, the chunks of one bulk level). All are
 //! tested; the ones that pass are merged: their union is tested (as the
 //! policy combines them, [`Policy::merge`](crate::policy::Policy::merge)),
-//! and if it fails the passing proposals not yet merged are split by
-//! binary search (every halving of them tested at once, the largest that
-//! passes taken; when not even one more passes with what is merged, that
-//! one is left out), and the merge is committed
-//! ([`Policy::on_merged`](crate::policy::Policy::on_merged)).
+//! and if it fails, what is merged so far is tried with every shorter
+//! prefix of the passing proposals not yet merged, all at once; the longest
+//! prefix that passes joins the merge, and when none does the first of them
+//! is left out (where recent unions failed, the prefixes are tested along
+//! with the union, so that a failed union costs no extra round). The merge
+//! is committed ([`Policy::on_merged`](crate::policy::Policy::on_merged)).
 //!
 //! Where successes are rare, testing ahead along the serial loop's path
 //! of failures pays more: a *chain* of up to `W` candidates, each what the
 //! serial loop would test next if the ones before it failed, across list
-//! levels and passes; the first that passes is committed, as the serial
-//! loop would. Which of the two a round is depends on what the run has
+//! levels; the first that passes is committed, as the serial loop would.
+//! When the phase's own candidates run out, the next phases' first
+//! candidates are tested ahead ([`Prefetch`]) so that the workers stay busy
+//! at a phase's end; their verdicts only fill the cache, which answers the
+//! next phase's proposals, so they change no result.
+//! Which of the two a round is depends on what the run has
 //! seen ([`Outcomes`]): a wave when the policy offers at least two
 //! independent proposals and either they fill half the width or the
 //! share of recent candidates that passed says one of them should pass.
@@ -49,9 +54,29 @@ const MEMORY: usize = 64;
 #[derive(Clone, Debug, Default)]
 pub struct Outcomes {
     recent: VecDeque<bool>,
+    /// Whether the last merges' unions passed.
+    unions: VecDeque<bool>,
 }
 
+/// How many merges' unions [`Outcomes`] remembers.
+const UNIONS: usize = 8;
+
 impl Outcomes {
+    fn record_union(&mut self, passed: bool) {
+        if self.unions.len() == UNIONS {
+            self.unions.pop_front();
+        }
+        self.unions.push_back(passed);
+    }
+
+    /// Whether at least a third of the recent unions failed: a merge then
+    /// tests the prefixes of what passed along with the union, so that
+    /// one that fails costs no round more.
+    fn unions_fail(&self) -> bool {
+        let failed = self.unions.iter().filter(|p| !**p).count();
+        3 * failed >= self.unions.len().max(1)
+    }
+
     fn record(&mut self, passed: bool) {
         if self.recent.len() == MEMORY {
             self.recent.pop_front();
@@ -86,17 +111,12 @@ impl Outcomes {
 pub enum Round {
     /// The phase is over: the policy, as the serial loop leaves it.
     Over(Box<dyn Policy>),
-    /// Candidates along the serial loop's path of failures: test them in
-    /// order; the first that passes ends the round.
-    Chain(Chain),
+    /// Candidates along the serial loop's path of failures, tested ahead
+    /// (`speculation.rs`, without guesses of passes) with up to `length`
+    /// tests at once, until the first that passes is committed.
+    Chain { length: usize },
     /// Independent candidates from one base: test them all.
     Wave(WaveRound),
-}
-
-/// A chain of candidates, each with the serial loop's state right after it.
-pub struct Chain {
-    pub candidates: Vec<Arc<Configuration>>,
-    snapshots: Vec<Cursor>,
 }
 
 /// A wave, with the serial loop's state after its last proposal.
@@ -129,75 +149,105 @@ pub struct Merging {
     best: Arc<Configuration>,
     /// Proposals that passed alone and are not merged yet, in order.
     rest: Vec<usize>,
-    /// What the last tries were: the union with all of `rest` (`None`),
-    /// or with each of these prefixes of it.
-    tried: Option<Vec<usize>>,
+    stage: Stage,
+    /// The proposals each of the last tries holds (the policy may leave
+    /// some of those asked for out).
+    tried: Vec<Vec<bool>>,
+}
+
+/// Where a merge is.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    /// The union of all that passed is tested next, with every shorter
+    /// prefix of the rest besides when unions have been failing.
+    Union {
+        with_prefixes: bool,
+    },
+    /// The union failed: every shorter prefix of the rest is tested next.
+    Prefixes,
+    Done,
 }
 
 impl Merging {
-    /// The candidates to test next (each `merged` with a prefix of `rest`),
-    /// none when the merge is done.
+    /// The candidates to test next, none when the merge is done: the
+    /// union, or what is merged with each prefix of the rest.
     pub fn tries(&mut self) -> Vec<Arc<Configuration>> {
-        if self.rest.is_empty() {
-            return Vec::new();
-        }
-        let sizes = match &self.tried {
-            // The union failed: every halving of the rest at once.
-            Some(_) => {
-                let mut sizes = Vec::new();
-                let mut size = self.rest.len();
-                while size > 1 {
-                    size = size.div_ceil(2);
-                    sizes.push(size);
-                }
-                sizes
+        let r = self.rest.len();
+        let sizes: Vec<usize> = match self.stage {
+            _ if r == 0 => Vec::new(),
+            Stage::Union { with_prefixes } => {
+                let shorter = if with_prefixes { 1..r } else { 0..0 };
+                std::iter::once(r).chain(shorter).collect()
             }
-            None => vec![self.rest.len()],
+            Stage::Prefixes => (1..r).collect(),
+            Stage::Done => Vec::new(),
         };
-        let tries = sizes.iter().map(|&s| self.with_rest(s)).collect();
-        self.tried = Some(sizes);
+        let (tried, tries) = sizes.iter().map(|&s| self.with_rest(s)).unzip();
+        self.tried = tried;
         tries
     }
 
-    /// The candidate merging `merged` and `rest[..take]`.
-    fn with_rest(&self, take: usize) -> Arc<Configuration> {
+    /// The candidate merging `merged` and `rest[..take]`, and the
+    /// proposals it holds.
+    fn with_rest(&self, take: usize) -> (Vec<bool>, Arc<Configuration>) {
         let mut chosen = self.merged.clone();
         for &i in &self.rest[..take] {
             chosen[i] = true;
         }
-        let merged = self.round.cursor.merged(&self.round.wave, &chosen);
-        Arc::new(merged.unwrap_or_else(|| (*self.best).clone()))
+        let merged = self.round.cursor.merged(&self.round.wave, &mut chosen);
+        (
+            chosen,
+            Arc::new(merged.unwrap_or_else(|| (*self.best).clone())),
+        )
     }
 
-    /// Takes the verdicts of the last [`Self::tries`], in order: the
-    /// largest prefix of the rest that passed with what is merged joins
-    /// it; after a failed union the halvings come next; when none of them
-    /// passed, not even one more proposal, that one is left out.
-    pub fn take(&mut self, tries: Vec<Arc<Configuration>>, verdicts: &[Option<bool>]) {
-        let sizes = self.tried.clone().unwrap_or_default();
-        let passed = sizes
-            .iter()
-            .zip(tries)
-            .zip(verdicts)
-            .filter(|(_, v)| **v == Some(true))
-            .map(|((&size, candidate), _)| (size, candidate))
-            .max_by_key(|(size, _)| *size);
-        let union = sizes.len() == 1 && sizes[0] == self.rest.len();
-        match passed {
-            Some((size, candidate)) => {
-                for i in self.rest.drain(..size) {
-                    self.merged[i] = true;
+    /// Takes the verdicts of the last [`Self::tries`], in order: a union
+    /// that passed merges the rest; else the longest prefix of the rest
+    /// that passed is merged (none: the first pass stays alone), once the
+    /// prefixes are known, and the merge is done.
+    pub fn take(
+        &mut self,
+        tries: Vec<Arc<Configuration>>,
+        verdicts: &[Option<bool>],
+        outcomes: &mut Outcomes,
+    ) {
+        let mut tries = tries.into_iter().zip(verdicts);
+        // Where the prefixes' tries start among the last tries.
+        let prefixes_from = match self.stage {
+            Stage::Union { with_prefixes } => {
+                let (union, verdict) = tries.next().expect("the union was tried");
+                let passed = *verdict == Some(true);
+                outcomes.record_union(passed);
+                if passed {
+                    self.take_try(0, union);
+                    return;
                 }
-                self.best = candidate;
-                self.tried = None;
+                if !with_prefixes && self.rest.len() > 1 {
+                    self.stage = Stage::Prefixes;
+                    return;
+                }
+                1
             }
-            // The union failed: on to the halvings, if there are any.
-            None if union && self.rest.len() > 1 => {}
-            None => {
-                self.rest.remove(0);
-                self.tried = None;
-            }
+            Stage::Prefixes => 0,
+            Stage::Done => return,
+        };
+        let longest = tries
+            .enumerate()
+            .filter(|(_, (_, verdict))| **verdict == Some(true))
+            .last()
+            .map(|(at, (candidate, _))| (prefixes_from + at, candidate));
+        match longest {
+            Some((at, candidate)) => self.take_try(at, candidate),
+            None => self.stage = Stage::Done,
         }
+    }
+
+    /// The merge is the `at`th try, `candidate`; done.
+    fn take_try(&mut self, at: usize, candidate: Arc<Configuration>) {
+        self.merged = std::mem::take(&mut self.tried[at]);
+        self.best = candidate;
+        self.rest.clear();
+        self.stage = Stage::Done;
     }
 
     /// How many proposals the merge holds.
@@ -206,136 +256,135 @@ impl Merging {
     }
 }
 
-/// The rounds of one phase: the serial loop's state between them.
-pub struct Waves {
-    width: usize,
-    settled: Cursor,
+/// The next round from `cursor`, the serial loop's state (the best so
+/// far, as its base), at width `width` (at least 2): a wave if the policy
+/// offers one and `outcomes` say it pays, else a chain.
+pub fn next_round(cursor: &Cursor, width: usize, outcomes: &Outcomes) -> Round {
+    let mut probe = cursor.clone();
+    let Some(wave) = probe.next_wave(width) else {
+        return Round::Over(probe.into_policy());
+    };
+    let testable = wave.candidates.iter().filter(|c| c.is_some()).count();
+    if testable >= 2 && outcomes.favours_wave(testable, width) {
+        return Round::Wave(WaveRound {
+            wave,
+            cursor: probe,
+        });
+    }
+    Round::Chain {
+        length: outcomes.chain_length(width),
+    }
 }
 
-impl Waves {
-    /// A phase about to start from `cursor`, with waves up to `width` wide.
-    pub fn new(cursor: Cursor, width: usize) -> Self {
-        Waves {
-            width: width.max(2),
-            settled: cursor,
+/// Counts the verdicts a chain settled, in order.
+pub fn settled(outcomes: &mut Outcomes, verdicts: impl IntoIterator<Item = bool>) {
+    for passed in verdicts {
+        outcomes.record(passed);
+    }
+}
+
+/// Takes a wave's verdicts (in the order of [`WaveRound::candidates`]'s
+/// indices): a merge to run when any passed, else the serial loop's state
+/// after their failures.
+pub fn start_merge(
+    round: WaveRound,
+    tested: &[usize],
+    verdicts: &[Option<bool>],
+    outcomes: &mut Outcomes,
+) -> Result<Merging, Cursor> {
+    let mut passed = vec![false; round.wave.proposals.len()];
+    for (&i, verdict) in tested.iter().zip(verdicts) {
+        let verdict = verdict.expect("a wave's verdicts are all known");
+        outcomes.record(verdict);
+        passed[i] = verdict;
+    }
+    let Some(first) = passed.iter().position(|p| *p) else {
+        return Err(round.cursor);
+    };
+    let mut merged = vec![false; passed.len()];
+    merged[first] = true;
+    let best = Arc::new(
+        round.wave.candidates[first]
+            .clone()
+            .expect("a candidate that passed changes something"),
+    );
+    let rest = (first + 1..passed.len()).filter(|&i| passed[i]).collect();
+    Ok(Merging {
+        round,
+        passed,
+        merged,
+        best,
+        rest,
+        stage: Stage::Union {
+            with_prefixes: outcomes.unions_fail(),
+        },
+        tried: Vec::new(),
+    })
+}
+
+/// Commits a finished merge: the policy hears of it; the serial loop's
+/// state after it, and its candidate, the new base.
+pub fn commit_merge(merging: Merging) -> (Cursor, Arc<Configuration>) {
+    let Merging {
+        round,
+        passed,
+        merged,
+        best,
+        ..
+    } = merging;
+    let mut cursor = round.cursor;
+    cursor.commit_merged(&passed, &merged, Arc::clone(&best));
+    (cursor, best)
+}
+
+/// The next phases' first candidates, tested ahead while a chain's own
+/// path of failures has run out: if every test outstanding fails, the
+/// phase ends and the next one starts from the same base with these
+/// candidates, so their verdicts, cached, spare it a round. A candidate
+/// that passes ends the tests ahead (what follows it would be proposed
+/// from another base). Nothing is committed from here: the cache only
+/// answers what the tests would.
+pub struct Prefetch {
+    base: Arc<Configuration>,
+    /// The phase whose candidates come next (`None` before the first).
+    cursor: Option<Cursor>,
+    /// No more candidates: the phases ran out, or one passed.
+    over: bool,
+    pub batch: Batch,
+}
+
+impl Prefetch {
+    /// Tests ahead of the phases after the one at `base`.
+    pub fn new(base: Arc<Configuration>) -> Self {
+        Prefetch {
+            base,
+            cursor: None,
+            over: false,
+            batch: Batch::new(true),
         }
     }
 
-    /// The best so far, which the next round's candidates are made from.
-    pub fn base(&self) -> &Configuration {
-        self.settled.base()
-    }
-
-    /// The next round: a wave if the policy offers one and `outcomes` say
-    /// it pays, else a chain.
-    pub fn next_round(&mut self, outcomes: &Outcomes) -> Round {
-        let mut probe = self.settled.clone();
-        let Some(wave) = probe.next_wave(self.width) else {
-            return Round::Over(probe.into_policy());
-        };
-        let testable = wave.candidates.iter().filter(|c| c.is_some()).count();
-        if testable >= 2 && outcomes.favours_wave(testable, self.width) {
-            return Round::Wave(WaveRound {
-                wave,
-                cursor: probe,
-            });
-        }
-        let mut cursor = self.settled.clone();
-        let (mut candidates, mut snapshots) = (Vec::new(), Vec::new());
-        for _ in 0..outcomes.chain_length(self.width) {
-            let Some(candidate) = cursor.next_candidate() else {
-                break;
-            };
-            candidates.push(Arc::new(candidate));
-            snapshots.push(cursor.clone());
-        }
-        if candidates.is_empty() {
-            return Round::Over(cursor.into_policy());
-        }
-        Round::Chain(Chain {
-            candidates,
-            snapshots,
-        })
-    }
-
-    /// Settles a chain by its verdicts (known up to its first pass, if
-    /// any): the candidate committed, if one passed.
-    pub fn settle_chain(
+    /// The next candidate to test ahead, from the current phase's policy,
+    /// or the next one `upcoming` gives; `None` when there is none.
+    pub fn next_candidate(
         &mut self,
-        chain: Chain,
-        verdicts: &[Option<bool>],
-        outcomes: &mut Outcomes,
+        upcoming: &mut dyn Iterator<Item = Box<dyn Policy>>,
     ) -> Option<Arc<Configuration>> {
-        let Chain {
-            candidates,
-            mut snapshots,
-        } = chain;
-        for (i, verdict) in verdicts.iter().enumerate() {
-            let passed = verdict.expect("a chain's verdicts are known up to its first pass");
-            outcomes.record(passed);
-            if passed {
-                let mut cursor = snapshots.swap_remove(i);
-                cursor.commit(Arc::clone(&candidates[i]));
-                self.settled = cursor;
-                return Some(Arc::clone(&candidates[i]));
+        while !self.over && !self.batch.knows_a_pass() {
+            if let Some(candidate) = self.cursor.as_mut().and_then(Cursor::next_candidate) {
+                return Some(Arc::new(candidate));
+            }
+            match upcoming.next() {
+                Some(policy) => self.cursor = Some(Cursor::new(policy, Arc::clone(&self.base))),
+                None => self.over = true,
             }
         }
-        self.settled = snapshots.pop().expect("a chain holds a candidate");
         None
     }
 
-    /// Takes a wave's verdicts (in the order of
-    /// [`WaveRound::candidates`]'s indices); a merge to run when any
-    /// passed, else the policy goes on as after their failures.
-    pub fn start_merge(
-        &mut self,
-        round: WaveRound,
-        tested: &[usize],
-        verdicts: &[Option<bool>],
-        outcomes: &mut Outcomes,
-    ) -> Option<Merging> {
-        let mut passed = vec![false; round.wave.proposals.len()];
-        for (&i, verdict) in tested.iter().zip(verdicts) {
-            let verdict = verdict.expect("a wave's verdicts are all known");
-            outcomes.record(verdict);
-            passed[i] = verdict;
-        }
-        let Some(first) = passed.iter().position(|p| *p) else {
-            self.settled = round.cursor;
-            return None;
-        };
-        let mut merged = vec![false; passed.len()];
-        merged[first] = true;
-        let best = Arc::new(
-            round.wave.candidates[first]
-                .clone()
-                .expect("a candidate that passed changes something"),
-        );
-        let rest = (first + 1..passed.len()).filter(|&i| passed[i]).collect();
-        Some(Merging {
-            round,
-            passed,
-            merged,
-            best,
-            rest,
-            tried: None,
-        })
-    }
-
-    /// Commits a finished merge: the policy hears of it, and its
-    /// candidate, returned, is the new base.
-    pub fn commit_merge(&mut self, merging: Merging) -> Arc<Configuration> {
-        let Merging {
-            round,
-            passed,
-            merged,
-            best,
-            ..
-        } = merging;
-        let mut cursor = round.cursor;
-        cursor.commit_merged(&passed, &merged, Arc::clone(&best));
-        self.settled = cursor;
-        best
+    /// The text the candidates are proposed from.
+    pub fn base(&self) -> &Configuration {
+        &self.base
     }
 }
 
@@ -375,8 +424,17 @@ impl Batch {
 
     /// Adds a candidate, its bytes and key, and its verdict if the cache
     /// knew it.
-    pub fn add(&mut self, candidate: Arc<Configuration>, bytes: Vec<u8>, key: u128, known: Option<bool>) {
-        let same_as = self.entries.iter().position(|e| e.key == key && e.same_as.is_none());
+    pub fn add(
+        &mut self,
+        candidate: Arc<Configuration>,
+        bytes: Vec<u8>,
+        key: u128,
+        known: Option<bool>,
+    ) {
+        let same_as = self
+            .entries
+            .iter()
+            .position(|e| e.key == key && e.same_as.is_none());
         let verdict = known.or_else(|| same_as.and_then(|i| self.entries[i].verdict));
         self.entries.push(Entry {
             candidate,
@@ -401,6 +459,11 @@ impl Batch {
         None
     }
 
+    /// Whether a candidate is known to pass.
+    pub fn knows_a_pass(&self) -> bool {
+        self.entries.iter().any(|e| e.verdict == Some(true))
+    }
+
     /// Whether every verdict the round needs is known.
     pub fn is_done(&self) -> bool {
         if self.until_pass && self.first_pass().is_some() {
@@ -421,7 +484,7 @@ impl Batch {
     }
 
     /// Tests running.
-    fn running(&self) -> usize {
+    pub fn running(&self) -> usize {
         self.entries.iter().filter(|e| e.running.is_some()).count()
     }
 
@@ -525,8 +588,8 @@ mod tests {
     }
 
     /// Runs rounds of Dr. DD over `n` units to the end, judging every
-    /// candidate by `interesting`; returns the result and the rounds
-    /// that were waves.
+    /// candidate by `interesting` (a chain as the serial loop, one at a
+    /// time); returns the result and the rounds that were waves.
     fn run(
         n: u32,
         width: usize,
@@ -534,34 +597,35 @@ mod tests {
     ) -> (Vec<u32>, usize) {
         let minimizer = Minimizer::DrDd.build(&MinimizerSettings::default());
         let policy = Box::new(FlatPolicy::new(minimizer, Arc::new(vec![1; n as usize])));
-        let cursor = Cursor::new(policy, Arc::new(Configuration::full(n)));
-        let mut waves = Waves::new(cursor, width);
+        let mut cursor = Cursor::new(policy, Arc::new(Configuration::full(n)));
         let mut outcomes = Outcomes::default();
-        let mut best = Configuration::full(n);
         let mut wave_rounds = 0;
         let judge = |cs: &[Arc<Configuration>]| -> Vec<Option<bool>> {
             cs.iter().map(|c| Some(interesting(c))).collect()
         };
         loop {
-            match waves.next_round(&outcomes) {
-                Round::Over(_) => return (kept(&best), wave_rounds),
-                Round::Chain(chain) => {
-                    let mut verdicts = judge(&chain.candidates);
-                    if let Some(at) = verdicts.iter().position(|v| *v == Some(true)) {
-                        verdicts.truncate(at + 1);
-                    }
-                    if let Some(c) = waves.settle_chain(chain, &verdicts, &mut outcomes) {
-                        best = (*c).clone();
+            match next_round(&cursor, width, &outcomes) {
+                Round::Over(_) => return (kept(cursor.base()), wave_rounds),
+                Round::Chain { .. } => {
+                    while let Some(candidate) = cursor.next_candidate() {
+                        let passed = interesting(&candidate);
+                        settled(&mut outcomes, [passed]);
+                        if passed {
+                            cursor.commit(Arc::new(candidate));
+                            break;
+                        }
                     }
                 }
                 Round::Wave(round) => {
                     wave_rounds += 1;
                     let (tested, candidates) = round.candidates();
                     let verdicts = judge(&candidates);
-                    let Some(mut merging) =
-                        waves.start_merge(round, &tested, &verdicts, &mut outcomes)
-                    else {
-                        continue;
+                    let mut merging = match start_merge(round, &tested, &verdicts, &mut outcomes) {
+                        Ok(merging) => merging,
+                        Err(after) => {
+                            cursor = after;
+                            continue;
+                        }
                     };
                     loop {
                         let tries = merging.tries();
@@ -569,11 +633,11 @@ mod tests {
                             break;
                         }
                         let verdicts = judge(&tries);
-                        merging.take(tries, &verdicts);
+                        merging.take(tries, &verdicts, &mut outcomes);
                     }
-                    let c = waves.commit_merge(merging);
-                    assert!(interesting(&c), "a merge that failed was committed");
-                    best = (*c).clone();
+                    let (after, committed) = commit_merge(merging);
+                    assert!(interesting(&committed), "a merge that failed was committed");
+                    cursor = after;
                 }
             }
         }

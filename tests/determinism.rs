@@ -86,16 +86,16 @@ enum Timing {
     SomeFailuresHang,
 }
 
-/// The committed steps and the result, and how many tests were started on
-/// the guess that a running test would pass.
+/// The committed steps and the result, how many tests were started on the
+/// guess that a running test would pass, and how many waves were tested.
 fn run(
     units: &Units,
     (filter, strictness): (&dyn SyntaxFilter, Option<Strictness>),
     policy: Box<dyn Policy>,
     needed: &[String],
-    jobs: usize,
+    (jobs, wave): (usize, usize),
     (seed, timing): (u64, Timing),
-) -> (Vec<Vec<u8>>, u64) {
+) -> (Vec<Vec<u8>>, u64, u64) {
     let oracle = |c: &Candidate<'_>| {
         // Vary the sleep with the candidate, so completion order is scrambled.
         let h = c
@@ -121,6 +121,7 @@ fn run(
     };
     let mut reducer = Reducer::new(units, &oracle)
         .with_jobs(jobs)
+        .with_wave(wave)
         .with_filter(Some(filter));
     reducer.set_filter(strictness);
     let mut steps = Steps::default();
@@ -128,7 +129,8 @@ fn run(
     let (result, _) = reducer.run(&mut policy, Configuration::full(units.len()), &mut steps);
     steps.0.push(units.render(&result));
     let guessed = reducer.phases.iter().map(|p| p.guessed_pass).sum();
-    (steps.0, guessed)
+    let waves = reducer.phases.iter().map(|p| p.waves).sum();
+    (steps.0, guessed, waves)
 }
 
 /// The passes for binary input alone: a C program has no length-prefixed
@@ -204,8 +206,8 @@ fn four_jobs_commit_the_same_steps_as_one_for_every_policy() {
         for (name, policy, strictness) in policies(&tree, &units) {
             let oracle = (seed, timing);
             let filter = (&filter as &dyn SyntaxFilter, strictness);
-            let (serial, _) = run(&units, filter, policy.clone(), &needed, 1, oracle);
-            let (parallel, guessed) = run(&units, filter, policy, &needed, 4, oracle);
+            let (serial, ..) = run(&units, filter, policy.clone(), &needed, (1, 1), oracle);
+            let (parallel, guessed, _) = run(&units, filter, policy, &needed, (4, 1), oracle);
             assert!(serial.len() > 1, "{name}: nothing was reduced");
             assert_eq!(
                 serial, parallel,
@@ -218,6 +220,30 @@ fn four_jobs_commit_the_same_steps_as_one_for_every_policy() {
         guessed_passes > 0,
         "with slow passes, some tests must run on the guess that a running one passes"
     );
+}
+
+#[test]
+fn a_wave_of_eight_commits_the_same_steps_at_one_job_as_at_eight_for_every_policy() {
+    let mut waves = 0;
+    for (seed, timing) in [(7u64, Timing::Random), (13, Timing::PassesSlow)] {
+        let (text, needed) = program(seed, 6);
+        let (tree, units) = parse(Language::named("c"), text.into_bytes()).unwrap();
+        let filter = SyntaxCheck::new(Language::named("c"), tree.parse_errors);
+        let tree = Arc::new(tree);
+        for (name, policy, strictness) in policies(&tree, &units) {
+            let oracle = (seed, timing);
+            let filter = (&filter as &dyn SyntaxFilter, strictness);
+            let (one, ..) = run(&units, filter, policy.clone(), &needed, (1, 8), oracle);
+            let (eight, _, counted) = run(&units, filter, policy, &needed, (8, 8), oracle);
+            assert!(one.len() > 1, "{name}: nothing was reduced");
+            assert_eq!(
+                one, eight,
+                "{name} (seed {seed}, {timing:?}): --wave 8 -j 8 committed other steps than -j 1"
+            );
+            waves += counted;
+        }
+    }
+    assert!(waves > 0, "with --wave 8 some rounds must be waves");
 }
 
 /// Every candidate may be tested (binary input has no syntax to keep).
@@ -255,8 +281,8 @@ fn four_jobs_commit_the_same_steps_as_one_for_the_binary_passes() {
             let policy = entry.policy(&BuildContext::new(None, Arc::new(units.clone())));
             let oracle = (seed, timing);
             let filter = (&AcceptAll as &dyn SyntaxFilter, None);
-            let (serial, _) = run(&units, filter, policy.clone(), &needed, 1, oracle);
-            let (parallel, _) = run(&units, filter, policy, &needed, 4, oracle);
+            let (serial, ..) = run(&units, filter, policy.clone(), &needed, (1, 1), oracle);
+            let (parallel, ..) = run(&units, filter, policy, &needed, (4, 1), oracle);
             assert!(serial.len() > 1, "{name}: nothing was reduced");
             assert_eq!(
                 serial, parallel,

@@ -299,6 +299,27 @@ fn a_run_killed_at_any_moment_resumes_to_the_uninterrupted_result_without_testin
 }
 
 #[test]
+fn a_run_with_waves_killed_mid_way_resumes_to_what_one_job_with_the_same_wave_gives() {
+    let sb = Sandbox::new();
+    case(&sb, 0, "");
+    let wave = |jobs: &'static str| {
+        let mut a = args(&["-j", jobs, "--wave", "4"]);
+        a[1] = "drdd";
+        a
+    };
+    let one = wave("1");
+    assert_exit(&sb.reduce(&one), 0);
+    let reference = sb.read("out.txt");
+    let whole = lines_in(&sb.path().join("calls"));
+    fs::remove_file(sb.path().join("out.txt")).unwrap();
+    fs::remove_file(sb.path().join("calls")).unwrap();
+    let four = wave("4");
+    kill_at(&sb, &four, whole / 2);
+    assert!(journal(&sb).exists());
+    assert_resumes_to(&sb, &four, &reference, &sb.tmp());
+}
+
+#[test]
 fn a_journal_of_other_options_is_refused_naming_fresh_which_starts_over() {
     let sb = Sandbox::new();
     case(&sb, 0, "");

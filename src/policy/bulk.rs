@@ -84,6 +84,9 @@ pub(crate) struct Bulk<S: EditSource> {
     progressed: bool,
     /// Keys of seeds that failed alone.
     needed: Arc<FxHashSet<u64>>,
+    /// The widest wave asked for (1 before any): a size starts with chunks
+    /// small enough for that many of them to fill the list.
+    width: usize,
     /// The chunks proposed last and not yet judged (one, or a wave's), each
     /// with its seed's key when it was one seed.
     proposed: Vec<(Range<usize>, Option<u64>)>,
@@ -99,6 +102,7 @@ impl<S: EditSource> Clone for Bulk<S> {
             last: self.last,
             progressed: self.progressed,
             needed: Arc::clone(&self.needed),
+            width: self.width,
             proposed: self.proposed.clone(),
         }
     }
@@ -114,6 +118,7 @@ impl<S: EditSource> Bulk<S> {
             last: 0,
             progressed: false,
             needed: Arc::default(),
+            width: 1,
             proposed: Vec::new(),
         }
     }
@@ -145,6 +150,9 @@ impl<S: EditSource> Bulk<S> {
                 }
                 self.at = 0;
                 continue;
+            }
+            if self.at == 0 {
+                self.chunk = self.chunk.min(len.div_ceil(self.width)).max(1);
             }
             let end = (self.at + self.chunk).min(len);
             let chunk = self.at..end;
@@ -193,6 +201,7 @@ impl<S: EditSource> Policy for Bulk<S> {
     /// The chunks of the current size from the next one on, up to `k`.
     fn next_wave(&mut self, config: &Configuration, k: usize) -> Vec<Proposal> {
         self.forget_failed(|_| true);
+        self.width = self.width.max(k);
         let Some(current) = self.current.clone() else {
             return Vec::new();
         };
@@ -217,14 +226,14 @@ impl<S: EditSource> Policy for Bulk<S> {
     }
 
     /// The seeds of the `chosen` chunks of the wave, combined.
-    fn merge(&self, config: &Configuration, _wave: &[Proposal], chosen: &[bool]) -> Proposal {
+    fn merge(&self, config: &Configuration, _wave: &[Proposal], chosen: &mut [bool]) -> Proposal {
         let Some(current) = &self.current else {
             return Proposal::default();
         };
         let seeds: Vec<Seed> = self
             .proposed
             .iter()
-            .zip(chosen)
+            .zip(&*chosen)
             .filter(|(_, chosen)| **chosen)
             .flat_map(|((chunk, _), _)| current.seeds[chunk.clone()].iter().cloned())
             .collect();

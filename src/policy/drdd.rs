@@ -71,6 +71,9 @@ pub(crate) struct DrDd {
     pending: Option<u32>,
     /// The last wave's blocks (consecutive, one level's), for a merge.
     wave: Vec<Range<u32>>,
+    /// The fewest blocks a coarse level starts with: the wave width once
+    /// waves were asked for (1 before), so that a level fills a wave.
+    min_blocks: u32,
 }
 
 impl DrDd {
@@ -82,6 +85,7 @@ impl DrDd {
             pos: 0,
             pending: None,
             wave: Vec::new(),
+            min_blocks: 1,
         }
     }
 
@@ -133,6 +137,7 @@ impl ListMinimizer for DrDd {
         loop {
             match self.stage {
                 Stage::Coarse { g, size: 0 } => {
+                    let g = g.max(self.min_blocks);
                     let size = self.len.div_ceil(g);
                     self.pos = 0;
                     self.stage = if size >= 2 {
@@ -202,6 +207,7 @@ impl ListMinimizer for DrDd {
     /// from the next one on, up to `k`: disjoint, so independent.
     fn next_wave(&mut self, k: usize) -> Vec<Selection> {
         self.wave.clear();
+        self.min_blocks = self.min_blocks.max(u32::try_from(k).unwrap_or(u32::MAX));
         let Some(first) = self.next_deletion() else {
             return Vec::new();
         };

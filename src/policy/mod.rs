@@ -83,11 +83,12 @@ pub trait Policy: Send {
     }
 
     /// One proposal applying the `chosen` ones of the last wave together
-    /// (`wave` is that wave, `config` its base): by default the union of
-    /// their deletions and rewrites.
-    fn merge(&self, config: &Configuration, wave: &[Proposal], chosen: &[bool]) -> Proposal {
+    /// (`wave` is that wave, `config` its base); the policy unmarks in
+    /// `chosen` any it leaves out (one that overlaps another, say). By
+    /// default the union of their deletions and rewrites.
+    fn merge(&self, config: &Configuration, wave: &[Proposal], chosen: &mut [bool]) -> Proposal {
         let _ = config;
-        Proposal::union(wave.iter().zip(chosen).filter(|c| *c.1).map(|c| c.0))
+        Proposal::union(wave.iter().zip(&*chosen).filter(|c| *c.1).map(|c| c.0))
     }
 
     /// The pass ended with a merge of the last wave: `passed[i]` says

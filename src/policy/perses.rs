@@ -294,6 +294,25 @@ struct Sweep {
     /// differs from a fresh one.
     rechecked: bool,
     last: Made,
+    /// What each proposal of the last wave (`--wave`) does, for a merge.
+    wave: Vec<WaveItem>,
+}
+
+/// A list of a merged wave, its elements and the positions deleted from it.
+type ListDeletion<'a> = (NodeId, &'a Arc<Vec<NodeId>>, Vec<u32>);
+
+/// One proposal of a wave of the sweep.
+#[derive(Clone)]
+enum WaveItem {
+    /// Replaces the node by a descendant.
+    Replace(NodeId),
+    /// Deletes the elements at `positions` of the list whose elements
+    /// (this pass) are `elems`.
+    Delete {
+        list: NodeId,
+        elems: Arc<Vec<NodeId>>,
+        positions: Vec<u32>,
+    },
 }
 
 impl Sweep {
@@ -600,6 +619,7 @@ impl Perses {
             rechecks: self.next_sweep_rechecks,
             rechecked: false,
             last: Made::Nothing,
+            wave: Vec::new(),
         });
         self.pass = Some(Arc::new(PassData {
             live,
@@ -637,14 +657,67 @@ impl Perses {
         self.sweep = Some(sweep);
     }
 
-    /// The sweep's next proposal, or with `k` > 1 the next wave of its
-    /// list deletions (a replacement is one proposal alone).
+    /// The sweep's next proposal, or with `k` > 1 a wave: the proposals
+    /// along the path of failures, up to `k` of them, each replacement one
+    /// proposal and each list's deletions one wave of its minimizer (the
+    /// wave ends where the path would go on in the same list). Proposals
+    /// that overlap an earlier one are left out of a merge
+    /// ([`Self::sweep_merge`]).
     fn sweep_next_wave(&mut self, config: &Configuration, k: usize) -> Vec<Proposal> {
         let Some(mut sweep) = self.sweep.take() else {
             return Vec::new();
         };
         let mut minimized = Vec::new();
-        let wave = self.sweep_step(&mut sweep, config, &mut minimized, k);
+        let mut wave = Vec::new();
+        sweep.wave.clear();
+        if k <= 1 {
+            // One proposal: the sweep steps in place (a copy of a list's
+            // minimizer per proposal would cost its state's size).
+            wave = self.sweep_step(&mut sweep, config, &mut minimized, 1);
+        }
+        while wave.is_empty() || (wave.len() < k && k > 1) {
+            let mut next = sweep.clone();
+            let mut found = Vec::new();
+            let proposals = self.sweep_step(&mut next, config, &mut found, k - wave.len());
+            let item = match (&next.step, next.last) {
+                _ if proposals.is_empty() => None,
+                (
+                    Step::List {
+                        list, elems, wave, ..
+                    },
+                    Made::Deletion,
+                ) => Some(
+                    wave.iter()
+                        .map(|s| WaveItem::Delete {
+                            list: *list,
+                            elems: Arc::clone(elems),
+                            positions: s.iter().flat_map(|r| r.clone()).collect(),
+                        })
+                        .collect::<Vec<_>>(),
+                ),
+                _ => Some(vec![WaveItem::Replace(next.order[next.cursor])]),
+            };
+            let same_list = match (item.as_deref(), sweep.wave.last()) {
+                (
+                    Some([WaveItem::Delete { list, .. }, ..]),
+                    Some(WaveItem::Delete { list: l, .. }),
+                ) => list == l,
+                _ => false,
+            };
+            // The first step is taken whatever it is (the path's end too).
+            if !wave.is_empty() && (item.is_none() || same_list) {
+                break;
+            }
+            minimized.extend(found);
+            let last_wave = std::mem::take(&mut sweep.wave);
+            sweep = next;
+            sweep.wave = last_wave;
+            let Some(items) = item else {
+                break;
+            };
+            sweep.wave.extend(items);
+            wave.extend(proposals);
+        }
         if !minimized.is_empty() {
             let set = Arc::make_mut(&mut self.minimized);
             for list in minimized {
@@ -758,38 +831,108 @@ impl Perses {
         }
     }
 
-    /// The chosen list deletions of the last wave as one deletion of their
-    /// elements together (separators as for one deletion).
-    fn sweep_merge(&self, config: &Configuration, chosen: &[bool]) -> Option<Proposal> {
-        let Step::List { elems, wave, .. } = &self.sweep.as_ref()?.step else {
-            return None;
+    /// Which of the `chosen` proposals of the last wave go into a merge:
+    /// in order, each that overlaps none taken before it (a replacement
+    /// covers its node, a deletion its elements): of a node's replacements
+    /// the first, nothing inside a node replaced.
+    fn wave_taken(&self, chosen: &[bool]) -> Vec<bool> {
+        let Some(sweep) = &self.sweep else {
+            return chosen.to_vec();
         };
-        let positions = wave
-            .iter()
-            .zip(chosen)
-            .filter(|(_, chosen)| **chosen)
-            .flat_map(|(s, _)| s.iter().flat_map(|r| r.clone()))
-            .collect();
-        Some(self.list_deletion(&selection_of(positions), elems, config))
+        let tree = &self.tree;
+        let mut covered: Vec<std::ops::Range<u32>> = Vec::new();
+        let mut taken = vec![false; chosen.len()];
+        for (i, item) in sweep.wave.iter().enumerate() {
+            if !chosen.get(i).copied().unwrap_or(false) {
+                continue;
+            }
+            let footprint: Vec<_> = match item {
+                WaveItem::Replace(n) => vec![tree.tokens(*n)],
+                WaveItem::Delete {
+                    elems, positions, ..
+                } => positions
+                    .iter()
+                    .map(|&p| tree.tokens(elems[p as usize]))
+                    .collect(),
+            };
+            let overlaps = footprint
+                .iter()
+                .any(|f| covered.iter().any(|c| f.start < c.end && c.start < f.end));
+            if !overlaps {
+                covered.extend(footprint);
+                taken[i] = true;
+            }
+        }
+        taken
     }
 
-    /// A merge of the last wave committed: the list's minimizer hears of it.
-    fn sweep_on_merged(&mut self, passed: &[bool], merged: &[bool], config: &Configuration) {
+    /// The chosen proposals of the last wave that go together
+    /// ([`Self::wave_taken`]) as one: the replacements' deletions, and
+    /// each list's elements deleted as one deletion (separators as for
+    /// one).
+    fn sweep_merge(
+        &self,
+        config: &Configuration,
+        wave: &[Proposal],
+        chosen: &mut [bool],
+    ) -> Proposal {
+        let Some(sweep) = &self.sweep else {
+            return Proposal::union(wave.iter().zip(&*chosen).filter(|c| *c.1).map(|c| c.0));
+        };
+        let taken = self.wave_taken(chosen);
+        chosen.copy_from_slice(&taken);
+        let mut parts = Vec::new();
+        let mut lists: Vec<ListDeletion<'_>> = Vec::new();
+        for ((item, proposal), _) in sweep.wave.iter().zip(wave).zip(&taken).filter(|t| *t.1) {
+            match item {
+                WaveItem::Replace(_) => parts.push(proposal.clone()),
+                WaveItem::Delete {
+                    list,
+                    elems,
+                    positions,
+                } => match lists.iter_mut().find(|l| l.0 == *list) {
+                    Some(l) => l.2.extend(positions),
+                    None => lists.push((*list, elems, positions.clone())),
+                },
+            }
+        }
+        for (_, elems, positions) in lists {
+            parts.push(self.list_deletion(&selection_of(positions), elems, config));
+        }
+        Proposal::union(&parts)
+    }
+
+    /// A merge of the last wave committed: the sweep goes on after the
+    /// wave; the list it ended in hears which of its deletions went in,
+    /// and a node whose replacement went in is left.
+    fn sweep_on_merged(&mut self, passed: &[bool], taken: &[bool], config: &Configuration) {
         let Some(mut sweep) = self.sweep.take() else {
             return;
         };
         sweep.committed = true;
-        let mut advance = true;
-        if let (
+        let node = sweep.order.get(sweep.cursor).copied();
+        let advance = match &mut sweep.step {
             Step::List {
                 list, minimizer, ..
-            },
-            Made::Deletion,
-        ) = (&mut sweep.step, sweep.last)
-        {
-            let elems = self.elem_list(&self.elems_of(*list, config), config);
-            advance = !minimizer.on_merged(passed, merged, &elems);
-        }
+            } if sweep.last == Made::Deletion => {
+                // The wave's last items are this list's minimizer's wave.
+                let ours: Vec<usize> = (0..sweep.wave.len())
+                    .filter(|&i| matches!(&sweep.wave[i], WaveItem::Delete { list: l, .. } if l == list))
+                    .collect();
+                let pick = |flags: &[bool]| -> Vec<bool> {
+                    ours.iter()
+                        .map(|&i| flags.get(i).copied().unwrap_or(false))
+                        .collect()
+                };
+                let elems = self.elem_list(&self.elems_of(*list, config), config);
+                !minimizer.on_merged(&pick(passed), &pick(taken), &elems)
+            }
+            _ => sweep
+                .wave
+                .iter()
+                .zip(taken)
+                .any(|(item, t)| *t && matches!(item, WaveItem::Replace(n) if Some(*n) == node)),
+        };
         if advance {
             sweep.advance();
         }
@@ -867,13 +1010,13 @@ impl Policy for Perses {
         }
     }
 
-    fn merge(&self, config: &Configuration, wave: &[Proposal], chosen: &[bool]) -> Proposal {
-        let sweep = (self.options.schedule == PersesSchedule::Sweep)
-            .then(|| self.sweep_merge(config, chosen))
-            .flatten();
-        sweep.unwrap_or_else(|| {
-            Proposal::union(wave.iter().zip(chosen).filter(|c| *c.1).map(|c| c.0))
-        })
+    fn merge(&self, config: &Configuration, wave: &[Proposal], chosen: &mut [bool]) -> Proposal {
+        match self.options.schedule {
+            PersesSchedule::Sweep => self.sweep_merge(config, wave, chosen),
+            PersesSchedule::Tutorial => {
+                Proposal::union(wave.iter().zip(&*chosen).filter(|c| *c.1).map(|c| c.0))
+            }
+        }
     }
 
     fn on_merged(&mut self, passed: &[bool], merged: &[bool], config: &Configuration) -> bool {
