@@ -18,7 +18,8 @@
 //! is followed by another from the full size, else the policy is done.
 //! A seed that failed alone is not proposed again by this policy: its
 //! key joins `needed` (one `main` in every chunk would otherwise cost a
-//! failing test at every level of every descent).
+//! failing test at every level of every descent). A chunk of deletions
+//! too small for the text ([`SMALLEST_SHARE`]) is passed over untested.
 //!
 //! Determinism: the seeds are a function of the configuration and the
 //! position and chunk size of the outcomes before, so `-j N` proposes what
@@ -31,6 +32,14 @@ use rustc_hash::FxHashSet;
 
 use crate::configuration::{Configuration, Proposal};
 use crate::policy::Policy;
+
+/// A chunk of pure deletions is tested only if it removes at least this
+/// share of the kept tokens (one in `SMALLEST_SHARE`): a test costs about
+/// the text's size, so on a 240,000-token unit a chunk of a few hundred
+/// tokens is left to a later round, where the text is smaller and the
+/// same chunk is a larger share of it. On a text of fewer than
+/// `SMALLEST_SHARE` tokens every chunk is tested.
+pub(crate) const SMALLEST_SHARE: u32 = 1000;
 
 /// One edit a source proposes: what it changes, and a key that names it
 /// across passes (the same edit has the same key after other edits).
@@ -216,6 +225,16 @@ impl<S: EditSource> Policy for Bulk<S> {
             let seeds = &current.seeds[chunk.clone()];
             let proposal = self.source.combine(&current.pass, config, seeds);
             if proposal.delta.is_empty() && proposal.rewrites.is_empty() {
+                continue;
+            }
+            let removes: u32 = proposal
+                .delta
+                .ranges()
+                .iter()
+                .map(|r| config.kept.count_in(r.clone()))
+                .sum();
+            if proposal.rewrites.is_empty() && removes.saturating_mul(SMALLEST_SHARE) < config.len()
+            {
                 continue;
             }
             let single = (chunk.len() == 1).then(|| seeds[0].key);

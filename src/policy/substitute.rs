@@ -35,18 +35,25 @@ impl Substitute {
         Substitute { tree, units, index }
     }
 
-    /// The text of `value`'s kept tokens, one space apart, in parentheses
-    /// when there are several; and how many tokens that is.
+    /// The text of `value`'s kept tokens, each with the whitespace that
+    /// followed it in the input (the last without), in parentheses when
+    /// there are several; and how many tokens that is.
     fn value_text(&self, value: NodeId, config: &Configuration) -> (Vec<u8>, u32) {
         let mut text = Vec::new();
         let mut tokens = 0;
         for u in self.tree.tokens(value).filter(|&u| config.contains(u)) {
-            if tokens > 0 {
-                text.push(b' ');
-            }
-            text.extend_from_slice(self.units.token_text(config, u));
+            let token = self.units.token_text(config, u);
+            text.extend_from_slice(token);
+            let after = &self.units.text(u)[token.len().min(self.units.text(u).len())..];
+            text.extend_from_slice(if config.rewrites.contains_key(&u) {
+                b" "
+            } else {
+                after
+            });
             tokens += 1;
         }
+        let end = text.trim_ascii_end().len();
+        text.truncate(end);
         if tokens > 1 {
             text.insert(0, b'(');
             text.push(b')');
@@ -141,7 +148,7 @@ mod tests {
         let c = "int f(int);\nint g(void) {\n  int v = f(2) + 1;\n  int w = 3;\n  return f(v) + w * w;\n}\n";
         assert_eq!(
             first_proposal("c", c),
-            "int f(int); int g(void) { int w = 3; return f((f ( 2 ) + 1)) + w * w; }"
+            "int f(int); int g(void) { int w = 3; return f((f(2) + 1)) + w * w; }"
         );
         let rust = "fn g() -> i32 {\n    let v = 4;\n    v + 1\n}\n";
         assert_eq!(first_proposal("rust", rust), "fn g() -> i32 { 4 + 1 }");
