@@ -225,7 +225,7 @@ fn four_jobs_commit_the_same_steps_as_one_for_every_policy() {
 #[test]
 fn a_wave_of_eight_commits_the_same_steps_at_one_job_as_at_eight_for_every_policy() {
     let mut waves = 0;
-    for (seed, timing) in [(7u64, Timing::Random), (13, Timing::PassesSlow)] {
+    for (seed, timing) in [(3u64, Timing::Random), (11, Timing::PassesSlow)] {
         let (text, needed) = program(seed, 6);
         let (tree, units) = parse(Language::named("c"), text.into_bytes()).unwrap();
         let filter = SyntaxCheck::new(Language::named("c"), tree.parse_errors);
