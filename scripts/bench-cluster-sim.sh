@@ -51,7 +51,10 @@ for case in "$@"; do
     esac
     for j in $jobs; do
       run=$work/$name-$tool-j$j
-      mkdir -p "$run/case" "$run/red" "$run/tmp"
+      mkdir -p "$run/case" "$run/red"
+      # A short TMPDIR: C-Vise's worker pool listens on a Unix socket under
+      # it, whose path may not exceed 107 bytes.
+      tmp=$(mktemp -d "$work/t.XXXXXX")
       cp "$cdir"/* "$run/case/"
       cp "$cdir/$input" "$run/red/$input"
       # The simulated remote test: count it, run the real check (its CPU
@@ -72,21 +75,21 @@ EOF
       case $tool in
         reduce)
           # shellcheck disable=SC2086
-          (cd "$run/red" && TMPDIR=$run/tmp /usr/bin/time -o "$run/total-cpu" -f '%U %S' \
+          (cd "$run/red" && TMPDIR=$tmp /usr/bin/time -o "$run/total-cpu" -f '%U %S' \
             timeout -k 10 "$cap" "$bin" -j "$j" ${REDUCE_ARGS:-} --oracle "$run/oracle.sh" \
             "$input" --in-place -q --stats-json "$run/stats.json" > "$run/log" 2>&1)
           ;;
         cvise)
           notc=
           case $lang in c|cpp) ;; *) notc=--not-c ;; esac
-          (cd "$run/red" && TMPDIR=$run/tmp /usr/bin/time -o "$run/total-cpu" -f '%U %S' \
+          (cd "$run/red" && TMPDIR=$tmp /usr/bin/time -o "$run/total-cpu" -f '%U %S' \
             timeout -k 10 "$cap" cvise --n "$j" --tidy $notc "$run/oracle.sh" "$input" \
             > "$run/log" 2>&1)
           ;;
         shrinkray)
-          (cd "$run/red" && TMPDIR=$run/tmp /usr/bin/time -o "$run/total-cpu" -f '%U %S' \
+          (cd "$run/red" && TMPDIR=$tmp /usr/bin/time -o "$run/total-cpu" -f '%U %S' \
             timeout -k 10 "$cap" env SHRINKRAY_LLM=0 shrinkray --no-llm --ui basic \
-            --parallelism "$j" --no-history --backup "$run/tmp/shrinkray.bak" \
+            --parallelism "$j" --no-history --backup "$tmp/shrinkray.bak" \
             "$run/oracle.sh" "$input" > "$run/log" 2>&1)
           ;;
       esac
