@@ -5,16 +5,16 @@
 //! proposal tested ahead on the guess that it would fail was made from the
 //! wrong base. Where successes are common that wastes most of the workers.
 //! A *wave* is up to `W` proposals from one base that the policy says are
-//! independent of one another ([`Policy::next_wave`](crate::policy::Policy::next_wave):
+//! independent of one another ([`Policy::next_wave`]:
 //! disjoint deletions from one list, the chunks of one bulk level). All are
 //! tested; the ones that pass are merged: their union is tested (as the
-//! policy combines them, [`Policy::merge`](crate::policy::Policy::merge)),
+//! policy combines them, [`Policy::merge`]),
 //! and if it fails, what is merged so far is tried with every shorter
 //! prefix of the passing proposals not yet merged, all at once; the longest
 //! prefix that passes joins the merge, and when none does the first of them
 //! is left out (where recent unions failed, the prefixes are tested along
 //! with the union, so that a failed union costs no extra round). The merge
-//! is committed ([`Policy::on_merged`](crate::policy::Policy::on_merged)).
+//! is committed ([`Policy::on_merged`]).
 //!
 //! Where successes are rare, testing ahead along the serial loop's path
 //! of failures pays more: a *chain* of up to `W` candidates, each what the
