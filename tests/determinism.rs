@@ -191,14 +191,16 @@ fn policies(tree: &Arc<Tree>, units: &Units) -> Vec<(String, Box<dyn Policy>, Op
     out
 }
 
-#[test]
-fn four_jobs_commit_the_same_steps_as_one_for_every_policy() {
-    let mut guessed_passes = 0;
-    for (seed, timing) in [
-        (3u64, Timing::Random),
-        (11, Timing::PassesSlow),
-        (5, Timing::SomeFailuresHang),
-    ] {
+/// Reduces the program of each `(seed, timing)` with every policy at
+/// `(jobs, wave)` = `first`, then `second`, and asserts that both commit the
+/// same steps; returns the second runs' guessed passes and waves, summed.
+fn same_steps_for_every_policy(
+    cases: &[(u64, Timing)],
+    first: (usize, usize),
+    second: (usize, usize),
+) -> (u64, u64) {
+    let (mut guessed, mut waves) = (0, 0);
+    for &(seed, timing) in cases {
         let (text, needed) = program(seed, 6);
         let (tree, units) = parse(Language::named("c"), text.into_bytes()).unwrap();
         let filter = SyntaxCheck::new(Language::named("c"), tree.parse_errors);
@@ -206,16 +208,27 @@ fn four_jobs_commit_the_same_steps_as_one_for_every_policy() {
         for (name, policy, strictness) in policies(&tree, &units) {
             let oracle = (seed, timing);
             let filter = (&filter as &dyn SyntaxFilter, strictness);
-            let (serial, ..) = run(&units, filter, policy.clone(), &needed, (1, 1), oracle);
-            let (parallel, guessed, _) = run(&units, filter, policy, &needed, (4, 1), oracle);
-            assert!(serial.len() > 1, "{name}: nothing was reduced");
+            let (one, ..) = run(&units, filter, policy.clone(), &needed, first, oracle);
+            let (other, g, w) = run(&units, filter, policy, &needed, second, oracle);
+            assert!(one.len() > 1, "{name}: nothing was reduced");
             assert_eq!(
-                serial, parallel,
-                "{name} (seed {seed}, {timing:?}): -j 4 committed different steps"
+                one, other,
+                "{name} (seed {seed}, {timing:?}): (-j, --wave) {second:?} committed other steps than {first:?}"
             );
-            guessed_passes += guessed;
+            (guessed, waves) = (guessed + g, waves + w);
         }
     }
+    (guessed, waves)
+}
+
+#[test]
+fn four_jobs_commit_the_same_steps_as_one_for_every_policy() {
+    let cases = [
+        (3u64, Timing::Random),
+        (11, Timing::PassesSlow),
+        (5, Timing::SomeFailuresHang),
+    ];
+    let (guessed_passes, _) = same_steps_for_every_policy(&cases, (1, 1), (4, 1));
     assert!(
         guessed_passes > 0,
         "with slow passes, some tests must run on the guess that a running one passes"
@@ -224,25 +237,8 @@ fn four_jobs_commit_the_same_steps_as_one_for_every_policy() {
 
 #[test]
 fn a_wave_of_eight_commits_the_same_steps_at_one_job_as_at_eight_for_every_policy() {
-    let mut waves = 0;
-    for (seed, timing) in [(3u64, Timing::Random), (11, Timing::PassesSlow)] {
-        let (text, needed) = program(seed, 6);
-        let (tree, units) = parse(Language::named("c"), text.into_bytes()).unwrap();
-        let filter = SyntaxCheck::new(Language::named("c"), tree.parse_errors);
-        let tree = Arc::new(tree);
-        for (name, policy, strictness) in policies(&tree, &units) {
-            let oracle = (seed, timing);
-            let filter = (&filter as &dyn SyntaxFilter, strictness);
-            let (one, ..) = run(&units, filter, policy.clone(), &needed, (1, 8), oracle);
-            let (eight, _, counted) = run(&units, filter, policy, &needed, (8, 8), oracle);
-            assert!(one.len() > 1, "{name}: nothing was reduced");
-            assert_eq!(
-                one, eight,
-                "{name} (seed {seed}, {timing:?}): --wave 8 -j 8 committed other steps than -j 1"
-            );
-            waves += counted;
-        }
-    }
+    let cases = [(3u64, Timing::Random), (11, Timing::PassesSlow)];
+    let (_, waves) = same_steps_for_every_policy(&cases, (1, 8), (8, 8));
     assert!(waves > 0, "with --wave 8 some rounds must be waves");
 }
 

@@ -281,6 +281,18 @@ impl<S: EditSource> Policy for Bulk<S> {
     }
 }
 
+/// The text of `source`'s first proposal on the whole of `units`, its
+/// whitespace runs made single spaces: what the passes' tests compare.
+#[cfg(test)]
+pub(crate) fn first_proposal_text<S: EditSource>(source: S, units: &crate::units::Units) -> String {
+    let mut bulk = Bulk::new(source);
+    let full = Configuration::full(units.len());
+    bulk.start_pass(&full);
+    let all = bulk.next_proposal(&full).expect("a first proposal");
+    let text = String::from_utf8(units.render(&full.apply(&all).unwrap())).unwrap();
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -126,20 +126,14 @@ impl EditSource for Substitute {
 mod tests {
     use super::*;
     use crate::languages::Language;
-    use crate::policy::Policy;
-    use crate::policy::bulk::Bulk;
+    use crate::policy::bulk::first_proposal_text;
 
     fn first_proposal(lang: &str, source: &str) -> String {
         let (tree, units) =
             crate::tree::parse::parse(Language::named(lang), source.as_bytes().to_vec()).unwrap();
         let (tree, units) = (Arc::new(tree), Arc::new(units));
         let index = Arc::new(NameIndex::new(&tree, &units));
-        let mut bulk = Bulk::new(Substitute::new(tree, Arc::clone(&units), index));
-        let full = Configuration::full(units.len());
-        bulk.start_pass(&full);
-        let all = bulk.next_proposal(&full).unwrap();
-        let text = String::from_utf8(units.render(&full.apply(&all).unwrap())).unwrap();
-        text.split_whitespace().collect::<Vec<_>>().join(" ")
+        first_proposal_text(Substitute::new(tree, Arc::clone(&units), index), &units)
     }
 
     #[test]
