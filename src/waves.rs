@@ -9,12 +9,14 @@
 //! disjoint deletions from one list, the chunks of one bulk level). All are
 //! tested; the ones that pass are merged: their union is tested (as the
 //! policy combines them, [`Policy::merge`]),
-//! and if it fails, what is merged so far is tried with every shorter
-//! prefix of the passing proposals not yet merged, all at once; the longest
-//! prefix that passes joins the merge, and when none does the first of them
-//! is left out (where recent unions failed, the prefixes are tested along
-//! with the union, so that a failed union costs no extra round). The merge
-//! is committed ([`Policy::on_merged`]).
+//! and if it fails, what is merged so far is tried with *splits* of the
+//! passing proposals not yet merged, all at once: every shorter prefix,
+//! and, where the width has room for both, all of them but one, for each
+//! one; the split that passes holding the most joins the merge, and when
+//! none does the first of them is left out. Where the width has room for
+//! them, or recent unions failed, the splits are tested along with the
+//! union, so that a failed union costs no extra round. The merge is
+//! committed ([`Policy::on_merged`]).
 //!
 //! Where successes are rare, testing ahead along the serial loop's path
 //! of failures pays more: a *chain* of up to `W` candidates, each what the
@@ -103,7 +105,7 @@ impl Outcomes {
     /// the serial loop does whatever its length; only the tests started
     /// after a pass, wasted, depend on it.)
     fn chain_length(&self, width: usize) -> usize {
-        ((2.0 / self.pass_share()).ceil() as usize).clamp(1, width)
+        ((4.0 / self.pass_share()).ceil() as usize).clamp(1, width)
     }
 }
 
@@ -150,6 +152,8 @@ pub struct Merging {
     /// Proposals that passed alone and are not merged yet, in order.
     rest: Vec<usize>,
     stage: Stage,
+    /// How many tests a round may hold (the wave width).
+    width: usize,
     /// The proposals each of the last tries holds (the policy may leave
     /// some of those asked for out).
     tried: Vec<Vec<bool>>,
@@ -158,41 +162,58 @@ pub struct Merging {
 /// Where a merge is.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Stage {
-    /// The union of all that passed is tested next, with every shorter
-    /// prefix of the rest besides when unions have been failing.
+    /// The union of all that passed is tested next, with the splits of
+    /// the rest besides when `with_splits`.
     Union {
-        with_prefixes: bool,
+        with_splits: bool,
     },
-    /// The union failed: every shorter prefix of the rest is tested next.
-    Prefixes,
+    /// The union failed: the splits of the rest are tested next.
+    Splits,
     Done,
 }
 
 impl Merging {
     /// The candidates to test next, none when the merge is done: the
-    /// union, or what is merged with each prefix of the rest.
+    /// union, or what is merged with each split of the rest.
     pub fn tries(&mut self) -> Vec<Arc<Configuration>> {
         let r = self.rest.len();
-        let sizes: Vec<usize> = match self.stage {
+        let subsets: Vec<Vec<usize>> = match self.stage {
             _ if r == 0 => Vec::new(),
-            Stage::Union { with_prefixes } => {
-                let shorter = if with_prefixes { 1..r } else { 0..0 };
-                std::iter::once(r).chain(shorter).collect()
+            Stage::Union { with_splits } => {
+                let splits = if with_splits {
+                    self.splits()
+                } else {
+                    Vec::new()
+                };
+                std::iter::once((0..r).collect()).chain(splits).collect()
             }
-            Stage::Prefixes => (1..r).collect(),
+            Stage::Splits => self.splits(),
             Stage::Done => Vec::new(),
         };
-        let (tried, tries) = sizes.iter().map(|&s| self.with_rest(s)).unzip();
+        let (tried, tries) = subsets.iter().map(|s| self.with_rest(s)).unzip();
         self.tried = tried;
         tries
     }
 
-    /// The candidate merging `merged` and `rest[..take]`, and the
+    /// The parts of the rest worth trying when their union fails (as
+    /// indices into it): every shorter prefix, and, where the round has
+    /// room for both, the rest without each one of it (one deletion that
+    /// conflicts with the others then costs the merge only itself).
+    fn splits(&self) -> Vec<Vec<usize>> {
+        let r = self.rest.len();
+        let prefixes = (1..r).map(|take| (0..take).collect());
+        let leave_one_out = (0..r.saturating_sub(1))
+            .filter(|_| 2 * r - 1 <= self.width)
+            .map(|out| (0..r).filter(|&i| i != out).collect());
+        prefixes.chain(leave_one_out).collect()
+    }
+
+    /// The candidate merging `merged` and the rest at `subset`, and the
     /// proposals it holds.
-    fn with_rest(&self, take: usize) -> (Vec<bool>, Arc<Configuration>) {
+    fn with_rest(&self, subset: &[usize]) -> (Vec<bool>, Arc<Configuration>) {
         let mut chosen = self.merged.clone();
-        for &i in &self.rest[..take] {
-            chosen[i] = true;
+        for &i in subset {
+            chosen[self.rest[i]] = true;
         }
         let merged = self.round.cursor.merged(&self.round.wave, &mut chosen);
         (
@@ -202,9 +223,9 @@ impl Merging {
     }
 
     /// Takes the verdicts of the last [`Self::tries`], in order: a union
-    /// that passed merges the rest; else the longest prefix of the rest
-    /// that passed is merged (none: the first pass stays alone), once the
-    /// prefixes are known, and the merge is done.
+    /// that passed merges the rest; else the split that passed holding
+    /// the most proposals is merged (none: the first pass stays alone),
+    /// once the splits are known, and the merge is done.
     pub fn take(
         &mut self,
         tries: Vec<Arc<Configuration>>,
@@ -212,9 +233,9 @@ impl Merging {
         outcomes: &mut Outcomes,
     ) {
         let mut tries = tries.into_iter().zip(verdicts);
-        // Where the prefixes' tries start among the last tries.
-        let prefixes_from = match self.stage {
-            Stage::Union { with_prefixes } => {
+        // Where the splits' tries start among the last tries.
+        let splits_from = match self.stage {
+            Stage::Union { with_splits } => {
                 let (union, verdict) = tries.next().expect("the union was tried");
                 let passed = *verdict == Some(true);
                 outcomes.record_union(passed);
@@ -222,21 +243,23 @@ impl Merging {
                     self.take_try(0, union);
                     return;
                 }
-                if !with_prefixes && self.rest.len() > 1 {
-                    self.stage = Stage::Prefixes;
+                if !with_splits && self.rest.len() > 1 {
+                    self.stage = Stage::Splits;
                     return;
                 }
                 1
             }
-            Stage::Prefixes => 0,
+            Stage::Splits => 0,
             Stage::Done => return,
         };
-        let longest = tries
+        let holds = |at: usize| self.tried[at].iter().filter(|c| **c).count();
+        let largest = tries
             .enumerate()
             .filter(|(_, (_, verdict))| **verdict == Some(true))
-            .last()
-            .map(|(at, (candidate, _))| (prefixes_from + at, candidate));
-        match longest {
+            .map(|(at, (candidate, _))| (splits_from + at, candidate))
+            .rev()
+            .max_by_key(|(at, _)| holds(*at));
+        match largest {
             Some((at, candidate)) => self.take_try(at, candidate),
             None => self.stage = Stage::Done,
         }
@@ -248,6 +271,33 @@ impl Merging {
         self.best = candidate;
         self.rest.clear();
         self.stage = Stage::Done;
+    }
+
+    /// What the round after this merge tests first if the union about
+    /// to be tried passes (it is then committed whole): up to `room`
+    /// candidates, to test along with the union so that their verdicts,
+    /// cached, spare that round its tests. None unless the union is what
+    /// is tried next. Only the cache hears of them: what is committed
+    /// stays as it would be without.
+    pub fn after_union(&self, outcomes: &Outcomes, room: usize) -> Vec<Arc<Configuration>> {
+        let r = self.rest.len();
+        if !matches!(self.stage, Stage::Union { .. }) || r == 0 || room == 0 {
+            return Vec::new();
+        }
+        let all: Vec<usize> = (0..r).collect();
+        let (chosen, union) = self.with_rest(&all);
+        let mut cursor = self.round.cursor.clone();
+        cursor.commit_merged(&self.passed, &chosen, union);
+        let mut outcomes = outcomes.clone();
+        outcomes.record_union(true);
+        match next_round(&cursor, self.width, &outcomes) {
+            Round::Over(_) => Vec::new(),
+            Round::Wave(wave) => wave.candidates().1.into_iter().take(room).collect(),
+            Round::Chain { length } => std::iter::from_fn(|| cursor.next_candidate())
+                .take(length.min(room))
+                .map(Arc::new)
+                .collect(),
+        }
     }
 
     /// How many proposals the merge holds.
@@ -288,6 +338,7 @@ pub fn settled(outcomes: &mut Outcomes, verdicts: impl IntoIterator<Item = bool>
 /// after their failures.
 pub fn start_merge(
     round: WaveRound,
+    width: usize,
     tested: &[usize],
     verdicts: &[Option<bool>],
     outcomes: &mut Outcomes,
@@ -308,7 +359,8 @@ pub fn start_merge(
             .clone()
             .expect("a candidate that passed changes something"),
     );
-    let rest = (first + 1..passed.len()).filter(|&i| passed[i]).collect();
+    let rest: Vec<usize> = (first + 1..passed.len()).filter(|&i| passed[i]).collect();
+    let rest_len = rest.len();
     Ok(Merging {
         round,
         passed,
@@ -316,8 +368,9 @@ pub fn start_merge(
         best,
         rest,
         stage: Stage::Union {
-            with_prefixes: outcomes.unions_fail(),
+            with_splits: outcomes.unions_fail() || 2 * rest_len <= width + 1,
         },
+        width,
         tried: Vec::new(),
     })
 }
@@ -587,25 +640,66 @@ mod tests {
         config.kept.iter().collect()
     }
 
+    /// What [`run`] saw.
+    struct Run {
+        result: Vec<u32>,
+        /// Rounds that were waves.
+        wave_rounds: usize,
+        /// Merges that took more than one round of tries.
+        long_merges: usize,
+        /// Merges whose union passed, where the next round's first
+        /// candidates were found to be those tested ahead with it.
+        ahead_matched: usize,
+    }
+
+    /// The first `k` candidates of the round after `cursor`'s.
+    fn first_of_round(
+        cursor: &Cursor,
+        width: usize,
+        outcomes: &Outcomes,
+        k: usize,
+    ) -> Vec<Configuration> {
+        match next_round(cursor, width, outcomes) {
+            Round::Over(_) => Vec::new(),
+            Round::Wave(wave) => wave
+                .candidates()
+                .1
+                .iter()
+                .take(k)
+                .map(|c| (**c).clone())
+                .collect(),
+            Round::Chain { .. } => {
+                let mut path = cursor.clone();
+                std::iter::from_fn(|| path.next_candidate())
+                    .take(k)
+                    .collect()
+            }
+        }
+    }
+
     /// Runs rounds of Dr. DD over `n` units to the end, judging every
     /// candidate by `interesting` (a chain as the serial loop, one at a
-    /// time); returns the result and the rounds that were waves.
-    fn run(
-        n: u32,
-        width: usize,
-        interesting: impl Fn(&Configuration) -> bool,
-    ) -> (Vec<u32>, usize) {
+    /// time).
+    fn run(n: u32, width: usize, interesting: impl Fn(&Configuration) -> bool) -> Run {
         let minimizer = Minimizer::DrDd.build(&MinimizerSettings::default());
         let policy = Box::new(FlatPolicy::new(minimizer, Arc::new(vec![1; n as usize])));
         let mut cursor = Cursor::new(policy, Arc::new(Configuration::full(n)));
         let mut outcomes = Outcomes::default();
-        let mut wave_rounds = 0;
+        let (mut wave_rounds, mut long_merges, mut ahead_matched) = (0, 0, 0);
         let judge = |cs: &[Arc<Configuration>]| -> Vec<Option<bool>> {
             cs.iter().map(|c| Some(interesting(c))).collect()
         };
         loop {
             match next_round(&cursor, width, &outcomes) {
-                Round::Over(_) => return (kept(cursor.base()), wave_rounds),
+                Round::Over(_) => {
+                    let result = kept(cursor.base());
+                    return Run {
+                        result,
+                        wave_rounds,
+                        long_merges,
+                        ahead_matched,
+                    };
+                }
                 Round::Chain { .. } => {
                     while let Some(candidate) = cursor.next_candidate() {
                         let passed = interesting(&candidate);
@@ -620,23 +714,36 @@ mod tests {
                     wave_rounds += 1;
                     let (tested, candidates) = round.candidates();
                     let verdicts = judge(&candidates);
-                    let mut merging = match start_merge(round, &tested, &verdicts, &mut outcomes) {
-                        Ok(merging) => merging,
-                        Err(after) => {
-                            cursor = after;
-                            continue;
-                        }
-                    };
+                    let mut merging =
+                        match start_merge(round, width, &tested, &verdicts, &mut outcomes) {
+                            Ok(merging) => merging,
+                            Err(after) => {
+                                cursor = after;
+                                continue;
+                            }
+                        };
+                    let ahead = merging.after_union(&outcomes, width);
+                    let (mut batches, mut union_passed) = (0, false);
                     loop {
                         let tries = merging.tries();
                         if tries.is_empty() {
                             break;
                         }
                         let verdicts = judge(&tries);
+                        union_passed |= batches == 0 && verdicts[0] == Some(true);
+                        batches += 1;
                         merging.take(tries, &verdicts, &mut outcomes);
                     }
+                    long_merges += usize::from(batches > 1);
                     let (after, committed) = commit_merge(merging);
                     assert!(interesting(&committed), "a merge that failed was committed");
+                    if union_passed && !ahead.is_empty() {
+                        let next = first_of_round(&after, width, &outcomes, ahead.len());
+                        let ahead: Vec<Configuration> =
+                            ahead.iter().map(|c| (**c).clone()).collect();
+                        assert_eq!(next, ahead, "the candidates tested ahead of the union");
+                        ahead_matched += 1;
+                    }
                     cursor = after;
                 }
             }
@@ -647,9 +754,9 @@ mod tests {
     fn waves_of_drdd_reach_the_needed_units() {
         let needed = [3, 17, 18, 40];
         let keeps = |c: &Configuration| needed.iter().all(|&u| c.contains(u));
-        let (result, wave_rounds) = run(64, 16, keeps);
-        assert_eq!(result, needed);
-        assert!(wave_rounds > 0);
+        let run = run(64, 16, keeps);
+        assert_eq!(run.result, needed);
+        assert!(run.wave_rounds > 0);
     }
 
     #[test]
@@ -659,9 +766,41 @@ mod tests {
         let keeps = |c: &Configuration| {
             (c.contains(9) || c.contains(10)) && c.contains(3) && c.contains(50)
         };
-        let (result, wave_rounds) = run(64, 64, keeps);
-        assert_eq!(result.len(), 3, "{result:?}");
-        assert!(result.contains(&3) && result.contains(&50));
-        assert!(wave_rounds > 0);
+        let run = run(64, 64, keeps);
+        assert_eq!(run.result.len(), 3, "{:?}", run.result);
+        assert!(run.result.contains(&3) && run.result.contains(&50));
+        assert!(run.wave_rounds > 0);
+    }
+
+    #[test]
+    fn where_the_width_has_room_a_failed_union_costs_no_round_of_its_own() {
+        // 16 units: no merge holds more than 15 proposals, and a width
+        // of 64 has room for the union and its 28 splits together.
+        let keeps = |c: &Configuration| (c.contains(9) || c.contains(10)) && c.contains(3);
+        let wide = run(16, 64, keeps);
+        assert_eq!(wide.result.len(), 2, "{:?}", wide.result);
+        assert!(wide.wave_rounds > 0);
+        assert_eq!(wide.long_merges, 0);
+        // Without the room (width 4: no leave-one-out for a union of 3,
+        // no splits along with the first union), a union that fails
+        // takes a second round.
+        let narrow = run(16, 4, keeps);
+        assert_eq!(narrow.result.len(), 2, "{:?}", narrow.result);
+        assert!(narrow.long_merges > 0);
+    }
+
+    #[test]
+    fn what_is_tested_ahead_of_a_union_is_what_the_round_after_it_tests() {
+        for width in [4, 16, 64] {
+            let needed = [3, 17, 18, 40];
+            let run = run(64, width, |c: &Configuration| {
+                needed.iter().all(|&u| c.contains(u))
+            });
+            assert_eq!(run.result, needed);
+            assert!(
+                run.ahead_matched > 0,
+                "width {width}: no union passed with a round after it"
+            );
+        }
     }
 }

@@ -289,17 +289,28 @@ impl Reducer<'_> {
         let (tested, candidates) = round.candidates();
         let verdicts = self.test_batch(&candidates, &base, false, pool, phase)?;
         observer.on_progress(phase, best);
-        let mut merging = match waves::start_merge(round, &tested, &verdicts, &mut self.outcomes) {
-            Ok(merging) => merging,
-            Err(after) => return Ok(Next::Round(after)),
-        };
+        let mut merging =
+            match waves::start_merge(round, self.wave, &tested, &verdicts, &mut self.outcomes) {
+                Ok(merging) => merging,
+                Err(after) => return Ok(Next::Round(after)),
+            };
+        // The next round's first candidates are tested along with the
+        // union, on the guess that it passes (not where the syntax filter
+        // judges a candidate against its base: theirs is the union).
+        let mut guess_union = self.parent_bytes(&base).is_none();
         loop {
             let tries = merging.tries();
             if tries.is_empty() {
                 break;
             }
-            let verdicts = self.test_batch(&tries, &base, false, pool, phase)?;
-            merging.take(tries, &verdicts, &mut self.outcomes);
+            let mut tests = tries.clone();
+            if std::mem::take(&mut guess_union) {
+                let room = pool.size.saturating_sub(tries.len());
+                tests.extend(merging.after_union(&self.outcomes, room));
+            }
+            let verdicts = self.test_batch(&tests, &base, false, pool, phase)?;
+            let tried = tries.len();
+            merging.take(tries, &verdicts[..tried], &mut self.outcomes);
         }
         let size = merging.size() as u64;
         if size > 1 {
