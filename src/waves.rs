@@ -13,10 +13,14 @@
 //! passing proposals not yet merged, all at once: every shorter prefix,
 //! and, where the width has room for both, all of them but one, for each
 //! one; the split that passes holding the most joins the merge, and when
-//! none does the first of them is left out. Where the width has room for
-//! them, or recent unions failed, the splits are tested along with the
-//! union, so that a failed union costs no extra round. The merge is
-//! committed ([`Policy::on_merged`]).
+//! none does the first of them is left out (where recent unions failed,
+//! the splits are tested along with the union, so that a failed union
+//! costs no extra round). The merge is committed ([`Policy::on_merged`]).
+//! Along with the union goes what follows it if it passes
+//! ([`Ahead`]): the next wave, made for the room the union leaves, whose
+//! verdicts are then that wave's, so that a run of waves whose unions
+//! pass takes one round per wave; or the first candidates of the chain
+//! that follows, for the cache.
 //!
 //! Where successes are rare, testing ahead along the serial loop's path
 //! of failures pays more: a *chain* of up to `W` candidates, each what the
@@ -140,6 +144,17 @@ impl WaveRound {
     }
 }
 
+/// What is tested along with a merge's union, on the guess that it
+/// passes ([`Merging::after_union`]).
+pub enum Ahead {
+    /// The wave the round after the merge is, if the union passes: its
+    /// tests are the ones made along with the union.
+    Wave(WaveRound),
+    /// The first candidates of the chain after the merge: their verdicts
+    /// only fill the cache.
+    Tests(Vec<Arc<Configuration>>),
+}
+
 /// A merge in progress (see the module documentation).
 pub struct Merging {
     round: WaveRound,
@@ -154,6 +169,7 @@ pub struct Merging {
     stage: Stage,
     /// How many tests a round may hold (the wave width).
     width: usize,
+    union_passed: bool,
     /// The proposals each of the last tries holds (the policy may leave
     /// some of those asked for out).
     tried: Vec<Vec<bool>>,
@@ -240,6 +256,7 @@ impl Merging {
                 let passed = *verdict == Some(true);
                 outcomes.record_union(passed);
                 if passed {
+                    self.union_passed = true;
                     self.take_try(0, union);
                     return;
                 }
@@ -273,16 +290,15 @@ impl Merging {
         self.stage = Stage::Done;
     }
 
-    /// What the round after this merge tests first if the union about
-    /// to be tried passes (it is then committed whole): up to `room`
-    /// candidates, to test along with the union so that their verdicts,
-    /// cached, spare that round its tests. None unless the union is what
-    /// is tried next. Only the cache hears of them: what is committed
-    /// stays as it would be without.
-    pub fn after_union(&self, outcomes: &Outcomes, room: usize) -> Vec<Arc<Configuration>> {
+    /// What to test along with the union about to be tried, on the
+    /// guess that it passes (it is then committed whole), in the `room`
+    /// the round has left: the wave that follows the merge, made for
+    /// that room, or the first candidates of the chain that follows it.
+    /// Nothing unless the union is what is tried next.
+    pub fn after_union(&self, outcomes: &Outcomes, room: usize) -> Ahead {
         let r = self.rest.len();
-        if !matches!(self.stage, Stage::Union { .. }) || r == 0 || room == 0 {
-            return Vec::new();
+        if !matches!(self.stage, Stage::Union { .. }) || r == 0 || room < 2 {
+            return Ahead::Tests(Vec::new());
         }
         let all: Vec<usize> = (0..r).collect();
         let (chosen, union) = self.with_rest(&all);
@@ -290,14 +306,21 @@ impl Merging {
         cursor.commit_merged(&self.passed, &chosen, union);
         let mut outcomes = outcomes.clone();
         outcomes.record_union(true);
-        match next_round(&cursor, self.width, &outcomes) {
-            Round::Over(_) => Vec::new(),
-            Round::Wave(wave) => wave.candidates().1.into_iter().take(room).collect(),
-            Round::Chain { length } => std::iter::from_fn(|| cursor.next_candidate())
-                .take(length.min(room))
-                .map(Arc::new)
-                .collect(),
+        match next_round(&cursor, room, &outcomes) {
+            Round::Over(_) => Ahead::Tests(Vec::new()),
+            Round::Wave(wave) => Ahead::Wave(wave),
+            Round::Chain { length } => Ahead::Tests(
+                std::iter::from_fn(|| cursor.next_candidate())
+                    .take(length.min(room))
+                    .map(Arc::new)
+                    .collect(),
+            ),
         }
+    }
+
+    /// Whether the merge is the union of all that passed, tested whole.
+    pub fn union_passed(&self) -> bool {
+        self.union_passed
     }
 
     /// How many proposals the merge holds.
@@ -359,8 +382,7 @@ pub fn start_merge(
             .clone()
             .expect("a candidate that passed changes something"),
     );
-    let rest: Vec<usize> = (first + 1..passed.len()).filter(|&i| passed[i]).collect();
-    let rest_len = rest.len();
+    let rest = (first + 1..passed.len()).filter(|&i| passed[i]).collect();
     Ok(Merging {
         round,
         passed,
@@ -368,9 +390,10 @@ pub fn start_merge(
         best,
         rest,
         stage: Stage::Union {
-            with_splits: outcomes.unions_fail() || 2 * rest_len <= width + 1,
+            with_splits: outcomes.unions_fail(),
         },
         width,
+        union_passed: false,
         tried: Vec::new(),
     })
 }
@@ -647,58 +670,42 @@ mod tests {
         wave_rounds: usize,
         /// Merges that took more than one round of tries.
         long_merges: usize,
-        /// Merges whose union passed, where the next round's first
-        /// candidates were found to be those tested ahead with it.
-        ahead_matched: usize,
-    }
-
-    /// The first `k` candidates of the round after `cursor`'s.
-    fn first_of_round(
-        cursor: &Cursor,
-        width: usize,
-        outcomes: &Outcomes,
-        k: usize,
-    ) -> Vec<Configuration> {
-        match next_round(cursor, width, outcomes) {
-            Round::Over(_) => Vec::new(),
-            Round::Wave(wave) => wave
-                .candidates()
-                .1
-                .iter()
-                .take(k)
-                .map(|c| (**c).clone())
-                .collect(),
-            Round::Chain { .. } => {
-                let mut path = cursor.clone();
-                std::iter::from_fn(|| path.next_candidate())
-                    .take(k)
-                    .collect()
-            }
-        }
+        /// Merges whose union failed, and those of them that left out
+        /// only one of the proposals that passed.
+        split_merges: usize,
+        left_one_out: usize,
+        /// Waves whose tests were made along with the union before them.
+        waves_ahead: usize,
+        /// Merges whose union passed and was followed by a chain whose
+        /// first candidates were found to be those tested ahead with it.
+        chains_ahead: usize,
     }
 
     /// Runs rounds of Dr. DD over `n` units to the end, judging every
-    /// candidate by `interesting` (a chain as the serial loop, one at a
-    /// time).
+    /// candidate by `interesting`, as the loop of waves does (a chain as
+    /// the serial loop, one at a time).
     fn run(n: u32, width: usize, interesting: impl Fn(&Configuration) -> bool) -> Run {
         let minimizer = Minimizer::DrDd.build(&MinimizerSettings::default());
         let policy = Box::new(FlatPolicy::new(minimizer, Arc::new(vec![1; n as usize])));
         let mut cursor = Cursor::new(policy, Arc::new(Configuration::full(n)));
         let mut outcomes = Outcomes::default();
-        let (mut wave_rounds, mut long_merges, mut ahead_matched) = (0, 0, 0);
+        let mut seen = Run {
+            result: Vec::new(),
+            wave_rounds: 0,
+            long_merges: 0,
+            split_merges: 0,
+            left_one_out: 0,
+            waves_ahead: 0,
+            chains_ahead: 0,
+        };
         let judge = |cs: &[Arc<Configuration>]| -> Vec<Option<bool>> {
             cs.iter().map(|c| Some(interesting(c))).collect()
         };
         loop {
             match next_round(&cursor, width, &outcomes) {
                 Round::Over(_) => {
-                    let result = kept(cursor.base());
-                    return Run {
-                        result,
-                        wave_rounds,
-                        long_merges,
-                        ahead_matched,
-                    };
+                    seen.result = kept(cursor.base());
+                    return seen;
                 }
                 Round::Chain { .. } => {
                     while let Some(candidate) = cursor.next_candidate() {
@@ -710,44 +717,86 @@ mod tests {
                         }
                     }
                 }
-                Round::Wave(round) => {
-                    wave_rounds += 1;
-                    let (tested, candidates) = round.candidates();
-                    let verdicts = judge(&candidates);
-                    let mut merging =
-                        match start_merge(round, width, &tested, &verdicts, &mut outcomes) {
-                            Ok(merging) => merging,
-                            Err(after) => {
-                                cursor = after;
-                                continue;
-                            }
+                Round::Wave(mut round) => {
+                    let mut known = None;
+                    cursor = loop {
+                        seen.wave_rounds += 1;
+                        let (tested, candidates) = round.candidates();
+                        let verdicts = known.take().unwrap_or_else(|| judge(&candidates));
+                        let merging = start_merge(round, width, &tested, &verdicts, &mut outcomes);
+                        let (after, next) = match merging {
+                            Ok(merging) => merge(merging, width, &mut outcomes, &mut seen, &judge),
+                            Err(after) => break after,
                         };
-                    let ahead = merging.after_union(&outcomes, width);
-                    let (mut batches, mut union_passed) = (0, false);
-                    loop {
-                        let tries = merging.tries();
-                        if tries.is_empty() {
-                            break;
+                        assert!(
+                            interesting(after.base()),
+                            "a merge that failed was committed"
+                        );
+                        match next {
+                            Some((wave, verdicts)) => (round, known) = (wave, Some(verdicts)),
+                            None => break after,
                         }
-                        let verdicts = judge(&tries);
-                        union_passed |= batches == 0 && verdicts[0] == Some(true);
-                        batches += 1;
-                        merging.take(tries, &verdicts, &mut outcomes);
-                    }
-                    long_merges += usize::from(batches > 1);
-                    let (after, committed) = commit_merge(merging);
-                    assert!(interesting(&committed), "a merge that failed was committed");
-                    if union_passed && !ahead.is_empty() {
-                        let next = first_of_round(&after, width, &outcomes, ahead.len());
-                        let ahead: Vec<Configuration> =
-                            ahead.iter().map(|c| (**c).clone()).collect();
-                        assert_eq!(next, ahead, "the candidates tested ahead of the union");
-                        ahead_matched += 1;
-                    }
-                    cursor = after;
+                    };
                 }
             }
         }
+    }
+
+    /// A merge as the loop of waves runs it, with what follows the union.
+    fn merge(
+        mut merging: Merging,
+        width: usize,
+        outcomes: &mut Outcomes,
+        seen: &mut Run,
+        judge: &dyn Fn(&[Arc<Configuration>]) -> Vec<Option<bool>>,
+    ) -> (Cursor, Option<(WaveRound, Vec<Option<bool>>)>) {
+        let (mut batches, mut next, mut chain_ahead) = (0, None, Vec::new());
+        loop {
+            let tries = merging.tries();
+            if tries.is_empty() {
+                break;
+            }
+            let mut ahead = None;
+            if batches == 0 {
+                match merging.after_union(outcomes, width - tries.len()) {
+                    Ahead::Tests(candidates) => chain_ahead = candidates,
+                    Ahead::Wave(wave) => ahead = Some(wave),
+                }
+            }
+            batches += 1;
+            let verdicts = judge(&tries);
+            merging.take(tries, &verdicts, outcomes);
+            if merging.union_passed() {
+                next = ahead.map(|wave| {
+                    let verdicts = judge(&wave.candidates().1);
+                    (wave, verdicts)
+                });
+            }
+        }
+        seen.long_merges += usize::from(batches > 1);
+        if !merging.union_passed() && batches > 0 {
+            let passed = merging.passed.iter().filter(|p| **p).count();
+            seen.split_merges += 1;
+            seen.left_one_out += usize::from(merging.size() + 1 == passed);
+        }
+        seen.waves_ahead += usize::from(next.is_some());
+        let union_passed = merging.union_passed();
+        let (after, _) = commit_merge(merging);
+        if union_passed && !chain_ahead.is_empty() && next.is_none() {
+            let mut path = after.clone();
+            let chain: Vec<_> = std::iter::from_fn(|| path.next_candidate())
+                .take(chain_ahead.len())
+                .collect();
+            let ahead: Vec<_> = chain_ahead.iter().map(|c| (**c).clone()).collect();
+            if matches!(next_round(&after, width, outcomes), Round::Chain { .. }) {
+                assert_eq!(
+                    chain, ahead,
+                    "the chain's candidates tested ahead of the union"
+                );
+                seen.chains_ahead += 1;
+            }
+        }
+        (after, next)
     }
 
     #[test]
@@ -773,34 +822,38 @@ mod tests {
     }
 
     #[test]
-    fn where_the_width_has_room_a_failed_union_costs_no_round_of_its_own() {
-        // 16 units: no merge holds more than 15 proposals, and a width
-        // of 64 has room for the union and its 28 splits together.
+    fn a_failed_union_leaves_out_only_the_deletion_that_conflicts_where_the_width_has_room() {
+        // Of 16 units, 3 must stay and 9 or 10: every merge holds at most
+        // 15 proposals, and a width of 64 has room for every split.
         let keeps = |c: &Configuration| (c.contains(9) || c.contains(10)) && c.contains(3);
         let wide = run(16, 64, keeps);
         assert_eq!(wide.result.len(), 2, "{:?}", wide.result);
-        assert!(wide.wave_rounds > 0);
-        assert_eq!(wide.long_merges, 0);
-        // Without the room (width 4: no leave-one-out for a union of 3,
-        // no splits along with the first union), a union that fails
-        // takes a second round.
-        let narrow = run(16, 4, keeps);
-        assert_eq!(narrow.result.len(), 2, "{:?}", narrow.result);
-        assert!(narrow.long_merges > 0);
+        assert!(wide.split_merges > 0, "no union failed");
+        assert_eq!(wide.left_one_out, wide.split_merges);
     }
 
     #[test]
-    fn what_is_tested_ahead_of_a_union_is_what_the_round_after_it_tests() {
+    fn a_wave_tested_along_with_the_union_before_it_is_the_round_after_it() {
         for width in [4, 16, 64] {
             let needed = [3, 17, 18, 40];
             let run = run(64, width, |c: &Configuration| {
                 needed.iter().all(|&u| c.contains(u))
             });
-            assert_eq!(run.result, needed);
+            assert_eq!(run.result, needed, "width {width}");
             assert!(
-                run.ahead_matched > 0,
-                "width {width}: no union passed with a round after it"
+                run.waves_ahead > 0,
+                "width {width}: no wave followed a union"
             );
         }
+    }
+
+    #[test]
+    fn what_is_tested_ahead_of_a_union_for_a_chain_is_what_the_chain_tests() {
+        let needed = [3, 17, 18, 40];
+        let run = run(64, 8, |c: &Configuration| {
+            needed.iter().all(|&u| c.contains(u))
+        });
+        assert_eq!(run.result, needed);
+        assert!(run.chains_ahead > 0, "no chain followed a union");
     }
 }

@@ -15,7 +15,7 @@ use crate::interfaces::{Observer, Verdict};
 use crate::policy::Policy;
 use crate::speculation::{Cursor, Done, Finished, Job, Speculation};
 use crate::stats::PhaseStats;
-use crate::waves::{self, Batch, Prefetch, Round, WaveRound};
+use crate::waves::{self, Ahead, Batch, Merging, Prefetch, Round, WaveRound};
 
 /// Where a round of waves left the phase.
 enum Next {
@@ -275,42 +275,83 @@ impl Reducer<'_> {
         Ok(())
     }
 
-    /// Tests a wave and merges what passed, committing the merge.
+    /// Tests a wave and merges what passed, committing the merge; then
+    /// the wave tested along with the merge's union, while there is one.
     fn wave_round(
         &mut self,
-        round: WaveRound,
+        mut round: WaveRound,
         best: &mut Arc<Configuration>,
         phase: &mut PhaseStats,
         observer: &mut dyn Observer,
         pool: &mut Pool<'_>,
     ) -> Result<Next, StopReason> {
-        phase.waves += 1;
-        let base = Arc::clone(best);
-        let (tested, candidates) = round.candidates();
-        let verdicts = self.test_batch(&candidates, &base, false, pool, phase)?;
-        observer.on_progress(phase, best);
-        let mut merging =
-            match waves::start_merge(round, self.wave, &tested, &verdicts, &mut self.outcomes) {
+        let mut known = None;
+        loop {
+            phase.waves += 1;
+            let base = Arc::clone(best);
+            let (tested, candidates) = round.candidates();
+            let verdicts = match known.take() {
+                Some(verdicts) => verdicts,
+                None => self.test_batch(&candidates, &base, false, pool, phase)?,
+            };
+            observer.on_progress(phase, best);
+            let merging = match waves::start_merge(
+                round,
+                self.wave,
+                &tested,
+                &verdicts,
+                &mut self.outcomes,
+            ) {
                 Ok(merging) => merging,
                 Err(after) => return Ok(Next::Round(after)),
             };
-        // The next round's first candidates are tested along with the
-        // union, on the guess that it passes (not where the syntax filter
-        // judges a candidate against its base: theirs is the union).
-        let mut guess_union = self.parent_bytes(&base).is_none();
+            let (cursor, next) = self.merge(merging, &base, best, phase, observer, pool)?;
+            match next {
+                Some((wave, verdicts)) => (round, known) = (wave, Some(verdicts)),
+                None => return Ok(Next::Round(cursor)),
+            }
+        }
+    }
+
+    /// Runs a merge from `base` to the end and commits it: the serial
+    /// loop's state after it, and the wave tested along with its union
+    /// with that wave's verdicts, if the union passed.
+    fn merge(
+        &mut self,
+        mut merging: Merging,
+        base: &Arc<Configuration>,
+        best: &mut Arc<Configuration>,
+        phase: &mut PhaseStats,
+        observer: &mut dyn Observer,
+        pool: &mut Pool<'_>,
+    ) -> Result<(Cursor, Option<(WaveRound, Vec<Option<bool>>)>), StopReason> {
+        // What follows the union is tested along with it, on the guess
+        // that it passes (not where the syntax filter judges a candidate
+        // against its base: theirs would be the union).
+        let mut guess_union = self.parent_bytes(base).is_none();
+        let mut next = None;
         loop {
             let tries = merging.tries();
             if tries.is_empty() {
                 break;
             }
             let mut tests = tries.clone();
+            let mut ahead = None;
             if std::mem::take(&mut guess_union) {
-                let room = pool.size.saturating_sub(tries.len());
-                tests.extend(merging.after_union(&self.outcomes, room));
+                match merging.after_union(&self.outcomes, self.wave.saturating_sub(tries.len())) {
+                    Ahead::Tests(candidates) => tests.extend(candidates),
+                    Ahead::Wave(wave) => {
+                        tests.extend(wave.candidates().1);
+                        ahead = Some(wave);
+                    }
+                }
             }
-            let verdicts = self.test_batch(&tests, &base, false, pool, phase)?;
-            let tried = tries.len();
-            merging.take(tries, &verdicts[..tried], &mut self.outcomes);
+            let mut verdicts = self.test_batch(&tests, base, false, pool, phase)?;
+            let ahead_verdicts = verdicts.split_off(tries.len());
+            merging.take(tries, &verdicts, &mut self.outcomes);
+            if merging.union_passed() {
+                next = ahead.map(|wave| (wave, ahead_verdicts));
+            }
         }
         let size = merging.size() as u64;
         if size > 1 {
@@ -320,7 +361,7 @@ impl Reducer<'_> {
         *best = committed;
         let bytes = self.units.render(best);
         self.commit(best, &bytes, phase, observer);
-        Ok(Next::Round(cursor))
+        Ok((cursor, next))
     }
 
     /// Judges `candidates`, proposed from `base`: the cache, then the
