@@ -155,6 +155,10 @@ pub enum Ahead {
     Tests(Vec<Arc<Configuration>>),
 }
 
+/// A wave whose candidates were tested along with the union before it,
+/// and their verdicts (in the order of [`WaveRound::candidates`]).
+pub type TestedWave = (WaveRound, Vec<Option<bool>>);
+
 /// A merge in progress (see the module documentation).
 pub struct Merging {
     round: WaveRound,
@@ -663,6 +667,8 @@ mod tests {
         config.kept.iter().collect()
     }
 
+    type Judge<'a> = dyn Fn(&[Arc<Configuration>]) -> Vec<Option<bool>> + 'a;
+
     /// What [`run`] saw.
     struct Run {
         result: Vec<u32>,
@@ -748,8 +754,8 @@ mod tests {
         width: usize,
         outcomes: &mut Outcomes,
         seen: &mut Run,
-        judge: &dyn Fn(&[Arc<Configuration>]) -> Vec<Option<bool>>,
-    ) -> (Cursor, Option<(WaveRound, Vec<Option<bool>>)>) {
+        judge: &Judge<'_>,
+    ) -> (Cursor, Option<TestedWave>) {
         let (mut batches, mut next, mut chain_ahead) = (0, None, Vec::new());
         loop {
             let tries = merging.tries();

@@ -15,7 +15,7 @@ use crate::interfaces::{Observer, Verdict};
 use crate::policy::Policy;
 use crate::speculation::{Cursor, Done, Finished, Job, Speculation};
 use crate::stats::PhaseStats;
-use crate::waves::{self, Ahead, Batch, Merging, Prefetch, Round, WaveRound};
+use crate::waves::{self, Ahead, Batch, Merging, Prefetch, Round, TestedWave, WaveRound};
 
 /// Where a round of waves left the phase.
 enum Next {
@@ -324,7 +324,7 @@ impl Reducer<'_> {
         phase: &mut PhaseStats,
         observer: &mut dyn Observer,
         pool: &mut Pool<'_>,
-    ) -> Result<(Cursor, Option<(WaveRound, Vec<Option<bool>>)>), StopReason> {
+    ) -> Result<(Cursor, Option<TestedWave>), StopReason> {
         // What follows the union is tested along with it, on the guess
         // that it passes (not where the syntax filter judges a candidate
         // against its base: theirs would be the union).
