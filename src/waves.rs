@@ -104,12 +104,14 @@ impl Outcomes {
         2 * k >= width || k as f64 * self.pass_share() >= 1.0
     }
 
-    /// How long a chain to test at once: about twice as many candidates as
-    /// it takes for one to pass, at most `width`. (A chain commits what
-    /// the serial loop does whatever its length; only the tests started
-    /// after a pass, wasted, depend on it.)
+    /// How long a chain to test at once: about four times as many
+    /// candidates as it takes for one to pass, and at least a quarter of
+    /// the width, at most all of it. (A chain commits what the serial loop
+    /// does whatever its length; only the tests started after a pass,
+    /// wasted, depend on it.)
     fn chain_length(&self, width: usize) -> usize {
-        ((4.0 / self.pass_share()).ceil() as usize).clamp(1, width)
+        let per_pass = (4.0 / self.pass_share()).ceil() as usize;
+        per_pass.max(width / 4).clamp(1, width)
     }
 }
 
