@@ -105,6 +105,21 @@ pub(crate) struct StatementValue {
     /// token (`int a = f();` → `f();`), else this text after the value
     /// (`if (c) {}` → `c;`, the condition as an expression statement).
     pub terminator: Option<String>,
+    /// Fields of the statement kept before the value, with `joiner`
+    /// between them and it: a function returning a value may become a
+    /// variable holding it (Java's `K f() { return g(); }` → `K f = g();`,
+    /// keeping `type` and `name`, joined by `=`). Then only a statement
+    /// holding exactly one value at `path` is cut down.
+    pub keep: Vec<String>,
+    pub joiner: Option<String>,
+}
+
+/// The optional parts of a `statement_values` rule (see [`StatementValue`]).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ValueShape<'a> {
+    pub terminator: Option<&'a str>,
+    pub keep: Vec<&'a str>,
+    pub joiner: Option<&'a str>,
 }
 
 /// What the layout made from the tree needs to know of a grammar
@@ -697,7 +712,7 @@ impl Grammar {
         kind: &str,
         within: &[&str],
         path: &[&str],
-        terminator: Option<&str>,
+        shape: ValueShape<'_>,
     ) -> Result<()> {
         let k = self.named_kind(kind)?;
         if path.is_empty() || within.is_empty() {
@@ -706,20 +721,30 @@ impl Grammar {
                 self.name
             );
         }
+        if shape.keep.is_empty() != shape.joiner.is_none() {
+            bail!(
+                "{}: the statement value of `{kind}` keeps fields with a joiner, or neither",
+                self.name
+            );
+        }
         let fields: Vec<&str> = path.iter().copied().filter(|&f| f != ANY_CHILD).collect();
         self.check_fields(kind, &fields)?;
+        self.check_fields(kind, &shape.keep)?;
         let within = self.named_kinds(within)?;
+        let owned = |texts: &[&str]| texts.iter().map(|f| f.to_string()).collect();
         let rule = StatementValue {
             within,
-            path: path.iter().map(|f| f.to_string()).collect(),
-            terminator: terminator.map(str::to_string),
+            path: owned(path),
+            terminator: shape.terminator.map(str::to_string),
+            keep: owned(&shape.keep),
+            joiner: shape.joiner.map(str::to_string),
         };
         self.statement_values.insert(k, rule);
         Ok(())
     }
 
-    /// What a node of `kind` under a parent of kind `parent` may become
-    /// the statement of, if anything.
+    /// What a node of `kind` under a parent of kind `parent` may be cut
+    /// down to (`statement_values`), if anything.
     pub(crate) fn statement_value(&self, kind: KindId, parent: KindId) -> Option<&StatementValue> {
         self.statement_values
             .get(&kind)
@@ -796,7 +821,16 @@ impl Grammar {
     /// parameters, every call's arguments) may lose their `i`-th elements
     /// together.
     pub(crate) fn add_positional_list(&mut self, kind: &str, name: &str, list: &str) -> Result<()> {
-        let k = self.kind_with_fields(kind, &[name, list])?;
+        // The name is a field of the node, or a path of fields (`*`: a
+        // named child outside any field) down from it, `/` between steps.
+        let k = match name.split_once('/') {
+            None => self.kind_with_fields(kind, &[name, list])?,
+            Some(_) => {
+                let steps: Vec<&str> = name.split('/').filter(|&s| s != ANY_CHILD).collect();
+                self.check_fields(kind, &steps)?;
+                self.kind_with_fields(kind, &[list])?
+            }
+        };
         self.positional_lists
             .insert(k, (name.to_string(), list.to_string()));
         Ok(())

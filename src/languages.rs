@@ -500,6 +500,9 @@ mod tests {
                     let found = grammar.statement_value(k, kind_id(&text(parent))).unwrap();
                     assert_eq!(found.path.len(), rule["value"].as_array().unwrap().len());
                     assert_eq!(found.terminator.as_deref(), rule["terminator"].as_str());
+                    assert_eq!(found.joiner.as_deref(), rule["joiner"].as_str());
+                    let keep = rule["keep"].as_array().map_or(0, Vec::len);
+                    assert_eq!(found.keep.len(), keep);
                 }
             }
             for (kind, parents) in data["hoists"].as_object().into_iter().flatten() {

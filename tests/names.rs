@@ -5,7 +5,9 @@
 //! names its declarations; real compilers judge where the point is what a
 //! compiler refuses (a Go import with its only user, a C variable with its
 //! only use), and a wrong guess of the name index costs a test and changes
-//! nothing.
+//! nothing; a Java method returning one value made a field holding it
+//! (`statement_values` with kept fields); and a C++ template parameter
+//! deleted with its argument in every use.
 
 use crate::util::{Sandbox, assert_exit, assert_invariants, stats};
 
@@ -130,6 +132,42 @@ fn a_name_the_index_wrongly_takes_for_unused_costs_a_test_and_stays() {
     assert!(result.contains("handler_one"), "{result}");
     let (tests, successes) = phase(&s, "unused");
     assert!(tests > successes, "the wrong guess was tested: {s}");
+}
+
+#[test]
+#[cfg(feature = "java")]
+fn a_java_method_returning_one_value_becomes_a_field_holding_it() {
+    // javac checks a field's initializer against the field's type as it
+    // checks a return against the method's: `K first = entry();` keeps
+    // the error without the method's parentheses, braces and `return`.
+    let input = "class Box<K> {\n  K first() {\n    return entry();\n  }\n  \
+                 static class Entry<K, V> {}\n  Entry<K, String> entry() {\n    \
+                 return null;\n  }\n}\n";
+    let check = "d=$(mktemp -d) || exit 2\ncp \"$1\" \"$d/Box.java\"\n\
+                 out=$(cd \"$d\" && LC_ALL=C javac -J-XX:TieredStopAtLevel=1 -J-XX:+UseSerialGC \
+                 -proc:none -d \"$d\" Box.java 2>&1)\nrm -rf \"$d\"\n\
+                 echo \"$out\" | grep -q 'incompatible types: Entry<K,String> cannot be converted to K'";
+    let (result, _) = reduce("Box.java", input, check);
+    assert!(result.contains("= entry()"), "{result}");
+    assert!(!result.contains("return entry"), "{result}");
+}
+
+#[test]
+fn a_template_parameter_goes_with_the_argument_at_its_place_in_every_use() {
+    // The error is in the template's instantiation. Deleting `int N`
+    // alone leaves `holder<key, 3>` one argument too many, deleting `, 3`
+    // alone one too few: only both at once keep it.
+    let input = "template <typename T, int N> struct holder {\n  T value;\n  \
+                 bool less(const holder &o) const { return value < o.value; }\n};\n\
+                 struct key {};\nbool f(holder<key, 3> &a) { return a.less(a); }\n";
+    let check = "out=$(LC_ALL=C g++ -std=c++17 -fsyntax-only -x c++ \"$1\" 2>&1)\n\
+                 echo \"$out\" | grep -q 'In instantiation of' && \
+                 echo \"$out\" | grep -q \"no match for 'operator<'\"";
+    let (result, _) = reduce("holder.cpp", input, check);
+    assert!(
+        result.contains("template") && !result.contains(','),
+        "{result}"
+    );
 }
 
 /// Per language: an input with a function and a variable nothing uses

@@ -6,7 +6,7 @@
 use anyhow::{Context, Result, bail};
 use serde_json::Value;
 
-use super::{Grammar, LayoutNames};
+use super::{Grammar, LayoutNames, ValueShape};
 
 impl Grammar {
     /// Applies a `grammars/*.json` file on top of the node-types facts.
@@ -286,26 +286,34 @@ fn apply_kind_rules(grammar: &mut Grammar, object: &Object) -> Result<()> {
 }
 
 /// `statement_values`: kinds to `{"within": [kinds], "value": [fields],
-/// "terminator": text}` (the terminator optional).
+/// "terminator": text, "keep": [fields], "joiner": text}` (the last three
+/// optional).
 fn apply_statement_values(grammar: &mut Grammar, object: &Object) -> Result<()> {
     let Some(map) = object.get("statement_values") else {
         return Ok(());
     };
-    let shape = "`statement_values` must map kinds to {\"within\": [kinds], \"value\": [fields], \"terminator\": text}";
+    let shape = "`statement_values` must map kinds to {\"within\": [kinds], \"value\": [fields], \"terminator\": text, \"keep\": [fields], \"joiner\": text}";
     for (kind, rule) in map.as_object().context(shape)? {
         let texts = |key: &str| -> Result<Vec<&str>> {
-            rule[key]
-                .as_array()
-                .context(shape)?
-                .iter()
-                .map(|v| v.as_str().context(shape))
-                .collect()
+            match rule.get(key) {
+                None if key == "keep" => Ok(Vec::new()),
+                value => value
+                    .and_then(Value::as_array)
+                    .context(shape)?
+                    .iter()
+                    .map(|v| v.as_str().context(shape))
+                    .collect(),
+            }
         };
-        let terminator = match rule.get("terminator") {
-            None => None,
-            Some(t) => Some(t.as_str().context(shape)?),
+        let text = |key: &str| -> Result<Option<&str>> {
+            rule.get(key).map(|t| t.as_str().context(shape)).transpose()
         };
-        grammar.add_statement_value(kind, &texts("within")?, &texts("value")?, terminator)?;
+        let optional = ValueShape {
+            terminator: text("terminator")?,
+            keep: texts("keep")?,
+            joiner: text("joiner")?,
+        };
+        grammar.add_statement_value(kind, &texts("within")?, &texts("value")?, optional)?;
     }
     Ok(())
 }

@@ -28,11 +28,13 @@
 //! so the same measure falls.
 //!
 //! Structural rewrites, also from grammar data (after a node's texts):
-//! a declaration in a block becomes the statement of its value
+//! a declaration in a block becomes the statement of its value, a
+//! function returning one value a variable holding it
 //! (`statement_values`), a member access chain a new top-level variable
 //! declared as the member is (`member_globals`), an alias definition is
 //! written out at every use and deleted (`aliases`), a parameter is
-//! deleted with its argument at every call (`positional_lists`) or made a
+//! deleted with its argument at every call, a template parameter with
+//! its argument at every use (`positional_lists`), or a parameter made a
 //! top-level variable (`parameter_globals`), a wrapper
 //! gives way to what its braces hold (`unwraps`); `Simplify::hoists`
 //! builds auto's closing pass that moves declarations to the top level.
@@ -62,7 +64,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::configuration::{Configuration, Delta, Proposal};
-use crate::grammar::{ANY_CHILD, KindId, ParameterGlobal, Role};
+use crate::grammar::{ANY_CHILD, KindId, ParameterGlobal, Role, StatementValue};
 use crate::policy::Policy;
 use crate::tree::{Liveness, NodeId, Sizes, Tree};
 use crate::units::Units;
@@ -377,7 +379,7 @@ impl Simplify {
         if let Some(p) = tree.parent(n)
             && let Some(rule) = grammar.statement_value(tree.kind(n), tree.kind(p))
         {
-            out.extend(self.statement_values(n, &rule.path, rule.terminator.as_deref(), config));
+            out.extend(self.statement_values(n, rule, config));
         }
         if grammar.member_global(tree.kind(n)).is_some() {
             out.extend(self.member_globals(n, config));
@@ -466,8 +468,11 @@ impl Simplify {
     fn list_name<'c>(&'c self, m: NodeId, config: &'c Configuration) -> Option<&'c [u8]> {
         let pass = self.pass.as_ref().expect("inside a pass");
         let tree = &self.tree;
-        let (name_field, _) = tree.grammar.positional_list(tree.kind(m))?;
-        let name = self.children_in(m, name_field).next()?;
+        let (name_path, _) = tree.grammar.positional_list(tree.kind(m))?;
+        let mut name = m;
+        for step in name_path.split('/') {
+            name = self.children_in(name, step).next()?;
+        }
         let unit = pass.next_kept[tree.tokens(name).start as usize];
         (pass.size.get(name) == 1).then(|| self.units.token_text(config, unit))
     }
@@ -730,22 +735,28 @@ impl Simplify {
         }
     }
 
-    /// `n` cut down to a value at `path` and its own last kept token, for
-    /// each such value: `int a = f();` → `f();`; or, with a `terminator`,
-    /// to the value with the terminator after its last kept token:
-    /// `if (c) {}` → `c;`.
+    /// `n` cut down to a value at the rule's path and its own last kept
+    /// token, for each such value: `int a = f();` → `f();`; or, with a
+    /// `terminator`, to the value with the terminator after its last kept
+    /// token: `if (c) {}` → `c;`; or, with fields to keep, to those and
+    /// its only value, joined ([`Self::named_value`]).
     fn statement_values(
         &self,
         n: NodeId,
-        path: &[String],
-        terminator: Option<&str>,
+        rule: &StatementValue,
         config: &Configuration,
     ) -> Vec<Proposal> {
         let pass = self.pass.as_ref().expect("inside a pass");
         let mut values = Vec::new();
-        self.follow(n, path, &mut values);
+        self.follow(n, &rule.path, &mut values);
+        if let Some(joiner) = &rule.joiner {
+            return self
+                .named_value(n, &values, rule, joiner, config)
+                .into_iter()
+                .collect();
+        }
         let all = self.tree.tokens(n);
-        if let Some(terminator) = terminator {
+        if let Some(terminator) = rule.terminator.as_deref() {
             return values
                 .into_iter()
                 .filter_map(|value| self.terminated_value(n, value, terminator, config))
@@ -775,6 +786,61 @@ impl Simplify {
                 })
             })
             .collect()
+    }
+
+    /// `n` cut down to the nodes filling the rule's `keep` fields, the
+    /// joiner, and its only value (the terminator after it): `K f() {
+    /// return g(); }` → `K f = g();`. Nothing when `n` holds more than one
+    /// value, misses a kept field, or would not lose two tokens.
+    fn named_value(
+        &self,
+        n: NodeId,
+        values: &[NodeId],
+        rule: &StatementValue,
+        joiner: &str,
+        config: &Configuration,
+    ) -> Option<Proposal> {
+        let pass = self.pass.as_ref().expect("inside a pass");
+        let [value] = values else { return None };
+        let kept: Option<Vec<NodeId>> = rule
+            .keep
+            .iter()
+            .map(|f| self.children_in(n, f).next())
+            .collect();
+        let mut parts = kept?;
+        parts.push(*value);
+        // The joiner and the terminator are written onto kept tokens: the
+        // units fall by what is deleted, the text's tokens by two less.
+        let left: u32 = parts.iter().map(|&p| pass.size.get(p)).sum();
+        if pass.size.get(n) <= left + 2 {
+            return None;
+        }
+        let all = self.tree.tokens(n);
+        let mut delta = Delta::new();
+        let mut from = all.start;
+        for &p in &parts {
+            let tokens = self.tree.tokens(p);
+            if tokens.start < from {
+                return None; // the parts are not in the text's order
+            }
+            delta.push(from..tokens.start);
+            from = tokens.end;
+        }
+        delta.push(from..all.end);
+        let last_of = |p: NodeId| pass.kept_in(self.tree.tokens(p)).last();
+        let named = last_of(parts[parts.len() - 2])?;
+        let end = last_of(*value)?;
+        let with = |u: u32, text: String| {
+            let mut bytes = self.units.token_text(config, u).to_vec();
+            bytes.extend_from_slice(text.as_bytes());
+            (u, Arc::from(bytes))
+        };
+        let terminator = rule.terminator.clone().unwrap_or_default();
+        Some(Proposal {
+            delta,
+            rewrites: vec![with(named, format!(" {joiner}")), with(end, terminator)],
+            layout: None,
+        })
     }
 
     /// `n` cut down to `value`, the `terminator` written after the
@@ -982,12 +1048,20 @@ fn find_positional(tree: &Tree, units: &Units) -> HashMap<Vec<u8>, Vec<NodeId>> 
     let grammar = &tree.grammar;
     let mut found: HashMap<Vec<u8>, Vec<NodeId>> = HashMap::default();
     for n in 0..tree.len() as NodeId {
-        let Some((name_field, _)) = grammar.positional_list(tree.kind(n)) else {
+        let Some((name_path, _)) = grammar.positional_list(tree.kind(n)) else {
             continue;
         };
-        let name = tree
-            .children(n)
-            .find(|&c| grammar.field_name(tree.slot(c)) == Some(name_field));
+        let mut name = Some(n);
+        for step in name_path.split('/') {
+            let wanted = (step != ANY_CHILD).then_some(step);
+            name = name.and_then(|m| {
+                tree.children(m).find(|&c| {
+                    grammar.field_name(tree.slot(c)) == wanted
+                        && (wanted.is_some() || grammar.is_named(tree.kind(c)))
+                        && tree.role(c) != Role::Extra
+                })
+            });
+        }
         if let Some(name) = name
             && tree.tokens(name).len() == 1
             && grammar.is_identifier(tree.kind(name))
