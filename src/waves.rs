@@ -296,20 +296,27 @@ impl Merging {
         self.stage = Stage::Done;
     }
 
-    /// What to test along with the union about to be tried, on the
-    /// guess that it passes (it is then committed whole), in the `room`
-    /// the round has left: the wave that follows the merge, made for
-    /// that room, or the first candidates of the chain that follows it.
-    /// Nothing unless the union is what is tried next.
-    pub fn after_union(&self, outcomes: &Outcomes, room: usize) -> Ahead {
-        let r = self.rest.len();
-        if !matches!(self.stage, Stage::Union { .. }) || r == 0 || room < 2 {
+    /// What to test along with the union about to be tried (the first
+    /// of `tries`, the last [`Self::tries`]), on the guess that it passes
+    /// (it is then committed whole), in the `room` the round has left:
+    /// the wave that follows the merge, made for that room, or the first
+    /// candidates of the chain that follows it. Nothing unless the union
+    /// is what is tried next.
+    pub fn after_union(
+        &self,
+        tries: &[Arc<Configuration>],
+        outcomes: &Outcomes,
+        room: usize,
+    ) -> Ahead {
+        let union_next = matches!(self.stage, Stage::Union { .. }) && !self.rest.is_empty();
+        let (Some(union), Some(chosen)) = (tries.first(), self.tried.first()) else {
+            return Ahead::Tests(Vec::new());
+        };
+        if !union_next || room < 2 {
             return Ahead::Tests(Vec::new());
         }
-        let all: Vec<usize> = (0..r).collect();
-        let (chosen, union) = self.with_rest(&all);
         let mut cursor = self.round.cursor.clone();
-        cursor.commit_merged(&self.passed, &chosen, union);
+        cursor.commit_merged(&self.passed, chosen, Arc::clone(union));
         let mut outcomes = outcomes.clone();
         outcomes.record_union(true);
         match next_round(&cursor, room, &outcomes) {
@@ -766,7 +773,7 @@ mod tests {
             }
             let mut ahead = None;
             if batches == 0 {
-                match merging.after_union(outcomes, width - tries.len()) {
+                match merging.after_union(&tries, outcomes, width - tries.len()) {
                     Ahead::Tests(candidates) => chain_ahead = candidates,
                     Ahead::Wave(wave) => ahead = Some(wave),
                 }

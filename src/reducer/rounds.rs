@@ -162,14 +162,9 @@ impl Reducer<'_> {
             match pool.done.recv_timeout(speculation.wait()) {
                 Ok(done) if prefetch.batch.entry_of(done.slot).is_some() => {
                     let numbers = speculation.numbers();
-                    if let Err(reason) = self.take_batch_report(
-                        &mut prefetch.batch,
-                        done,
-                        &None,
-                        pool.jobs,
-                        numbers,
-                        phase,
-                    ) {
+                    if let Err(reason) =
+                        self.take_ahead_report(&mut prefetch, done, pool, numbers, phase)
+                    {
                         speculation.cancel_all(phase);
                         break Err(reason);
                     }
@@ -254,14 +249,9 @@ impl Reducer<'_> {
             }
             match pool.done.recv_timeout(Duration::from_millis(50)) {
                 Ok(done) => {
-                    if let Err(reason) = self.take_batch_report(
-                        &mut prefetch.batch,
-                        done,
-                        &None,
-                        pool.jobs,
-                        numbers,
-                        phase,
-                    ) {
+                    if let Err(reason) =
+                        self.take_ahead_report(prefetch, done, pool, numbers, phase)
+                    {
                         prefetch.batch.cancel_from(0, &mut phase.wasted);
                         return Err(reason);
                     }
@@ -273,6 +263,19 @@ impl Reducer<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Takes a worker's report on a test of the next phases' candidates
+    /// ([`Prefetch`]; their filter needs no parent text).
+    fn take_ahead_report(
+        &mut self,
+        prefetch: &mut Prefetch,
+        done: Done,
+        pool: &Pool<'_>,
+        numbers: &mut u64,
+        phase: &mut PhaseStats,
+    ) -> Result<(), StopReason> {
+        self.take_batch_report(&mut prefetch.batch, done, &None, pool.jobs, numbers, phase)
     }
 
     /// Tests a wave and merges what passed, committing the merge; then
@@ -338,7 +341,8 @@ impl Reducer<'_> {
             let mut tests = tries.clone();
             let mut ahead = None;
             if std::mem::take(&mut guess_union) {
-                match merging.after_union(&self.outcomes, self.wave.saturating_sub(tries.len())) {
+                let room = self.wave.saturating_sub(tries.len());
+                match merging.after_union(&tries, &self.outcomes, room) {
                     Ahead::Tests(candidates) => tests.extend(candidates),
                     Ahead::Wave(wave) => {
                         tests.extend(wave.candidates().1);
