@@ -264,6 +264,9 @@ pub struct Grammar {
     /// Kinds that may give way to what their field holds between its first
     /// and last token (`unwraps`): the field.
     unwraps: HashMap<KindId, String>,
+    /// Kinds whose separated elements may run one after another instead
+    /// (`sequences`): the text each separator gives way to.
+    sequences: HashMap<KindId, String>,
     /// Directives that include another file (`includes`): the field
     /// holding the path, and the kind of path that names a file beside
     /// the includer (C's quoted `"util.h"`, not `<stdio.h>`).
@@ -895,6 +898,20 @@ impl Grammar {
         self.unwraps.get(&kind).map(String::as_str)
     }
 
+    /// Declares that the separated elements of a node of `kind` may run
+    /// one after another, each separator giving way to `text` (Bash's
+    /// `a | b` → `a` and `b` on lines of their own).
+    pub(crate) fn add_sequence(&mut self, kind: &str, text: &str) -> Result<()> {
+        let k = self.named_kind(kind)?;
+        self.sequences.insert(k, text.to_string());
+        Ok(())
+    }
+
+    /// The text a separator of a node of `kind` may give way to (`sequences`).
+    pub(crate) fn sequence_text(&self, kind: KindId) -> Option<&str> {
+        self.sequences.get(&kind).map(String::as_str)
+    }
+
     /// Declares that a node of `kind` includes the file its `field` names
     /// when that field holds a node of `local` kind (`includes`).
     pub(crate) fn add_include(&mut self, kind: &str, field: &str, local: &str) -> Result<()> {
@@ -918,10 +935,11 @@ impl Grammar {
     /// Whether a node of `kind` has a structural rewrite the simplify
     /// pass proposes (a statement value, a member global, an alias
     /// written out everywhere, a position dropped from every list of a
-    /// name, a parameter made a global or an unwrap; hoists have a phase
-    /// of their own).
+    /// name, a parameter made a global, an unwrap or a sequence; hoists
+    /// have a phase of their own).
     pub(crate) fn has_structural_rewrite(&self, kind: KindId) -> bool {
         self.unwraps.contains_key(&kind)
+            || self.sequences.contains_key(&kind)
             || self.statement_values.contains_key(&kind)
             || self.member_globals.contains_key(&kind)
             || self.alias_fields(kind).is_some()

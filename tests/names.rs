@@ -6,8 +6,10 @@
 //! compiler refuses (a Go import with its only user, a C variable with its
 //! only use), and a wrong guess of the name index costs a test and changes
 //! nothing; a Java method returning one value made a field holding it
-//! (`statement_values` with kept fields); and a C++ template parameter
-//! deleted with its argument in every use.
+//! (`statement_values` with kept fields); a C++ template parameter
+//! deleted with its argument in every use; and a Bash function called
+//! once written out at its call, its pipeline split into commands
+//! (`sequences`).
 
 use crate::util::{Sandbox, assert_exit, assert_invariants, stats};
 
@@ -150,6 +152,24 @@ fn a_java_method_returning_one_value_becomes_a_field_holding_it() {
     let (result, _) = reduce("Box.java", input, check);
     assert!(result.contains("= entry()"), "{result}");
     assert!(!result.contains("return entry"), "{result}");
+}
+
+#[test]
+#[cfg(feature = "bash")]
+fn a_bash_function_called_once_is_written_out_and_its_pipeline_split_into_commands() {
+    // Bash reports the misspelled command and the pipeline's last command
+    // exits 0. Neither the function nor its call goes alone, and dropping
+    // `| uniq` alone leaves the status of the failing command.
+    let input = "#!/usr/bin/env bash\nlist_definitions() {\n  { for d in \"$@\"; do\n      \
+                 [ -d \"$d\" ] && ls \"$d\"\n    done\n  } | sort_version | uniq\n}\n\n\
+                 list_definitions /\n";
+    let check = "out=$(bash \"$1\" 2>&1 </dev/null) || exit 1\n\
+                 echo \"$out\" | grep -q 'sort_version: command not found'";
+    let (result, s) = reduce("defs.sh", input, check);
+    assert!(!result.contains("list_definitions"), "{result}");
+    assert!(!result.contains('|'), "{result}");
+    let (_, successes) = phase(&s, "substitute");
+    assert!(successes >= 1, "{s}");
 }
 
 #[test]

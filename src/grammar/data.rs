@@ -63,6 +63,7 @@ const KEYS: &[&str] = &[
     "positional_lists",
     "parameter_globals",
     "unwraps",
+    "sequences",
     "includes",
     "layout",
     "names",
@@ -229,7 +230,8 @@ fn apply_token_lists(grammar: &mut Grammar, object: &Object) -> Result<()> {
 
 /// The rules that map a kind to a few texts: `lists_parse_alone`,
 /// `aliases`, `statement_values`, `hoists`, `member_globals`,
-/// `positional_lists`, `parameter_globals`, `unwraps`, `includes`.
+/// `positional_lists`, `parameter_globals`, `unwraps`, `sequences`,
+/// `includes`.
 fn apply_kind_rules(grammar: &mut Grammar, object: &Object) -> Result<()> {
     for (kind, texts) in kinds_to_texts(object, "lists_parse_alone", "[open, element, close]")? {
         let Ok(texts) = <[&str; 3]>::try_from(texts) else {
@@ -274,6 +276,12 @@ fn apply_kind_rules(grammar: &mut Grammar, object: &Object) -> Result<()> {
             bail!("unwraps of `{kind}` must be [field]");
         };
         grammar.add_unwrap(kind, field)?;
+    }
+    for (kind, texts) in kinds_to_texts(object, "sequences", "[text]")? {
+        let [text] = texts[..] else {
+            bail!("sequences of `{kind}` must be [text]");
+        };
+        grammar.add_sequence(kind, text)?;
     }
     let shape = "[path field, local path kind]";
     for (kind, parts) in kinds_to_texts(object, "includes", shape)? {

@@ -987,6 +987,21 @@ int main(void) {
     }
 
     #[test]
+    #[cfg(feature = "bash")]
+    fn a_bash_pipeline_becomes_its_commands_one_per_line_and_a_group_its_inside() {
+        let bash = Language::named("bash");
+        let source = "{ a x | b y | c; }\nd && e\n";
+        let out = simplify(bash, source, |t| {
+            ["a x", "b y", "c", "d", "e"].iter().all(|w| t.contains(w))
+        });
+        let lines: Vec<&str> = out.text.lines().map(str::trim).collect();
+        assert_eq!(lines, ["a x", "b y", "c; d", "e"], "{}", out.text);
+        // Where the bug needs the pipe, it stays.
+        let out = simplify(bash, source, |t| t.contains("| c"));
+        assert!(out.text.contains("| c"), "{}", out.text);
+    }
+
+    #[test]
     #[cfg(feature = "rust")]
     fn a_rust_use_is_written_out_at_its_uses_and_a_use_list_of_one_loses_its_braces() {
         let rust = Language::named("rust");

@@ -2,7 +2,8 @@
 //! the closing pass's `Simplify::hoist`), apart from `simplify.rs` only to
 //! keep that file readable: each rewrites a node's shape as grammar data
 //! allows (`statement_values`, `member_globals`, `aliases`,
-//! `positional_lists`, `parameter_globals`, `unwraps`, `hoists`), where
+//! `positional_lists`, `parameter_globals`, `unwraps`, `sequences`,
+//! `hoists`), where
 //! the parent file's replacements put a text in a node's place.
 
 use super::*;
@@ -13,8 +14,9 @@ impl Simplify {
     /// the statement of its value, the top-level variables that may stand
     /// for it as a member access, its alias written out at every use, each
     /// position of its positional lists dropped, the top-level variables
-    /// it may become as a parameter, the inside it may give way to. Each
-    /// deletes at least two kept tokens and otherwise only rewrites kept
+    /// it may become as a parameter, the inside it may give way to, its
+    /// elements one after another. Each but the last deletes at least two
+    /// kept tokens and otherwise only rewrites kept
     /// tokens, so the measure in the module comment falls; a new variable,
     /// a joined declarator or a written-out alias is only proposed when
     /// the text's tokens fall too.
@@ -42,7 +44,44 @@ impl Simplify {
         if let Some(field) = grammar.unwrap_field(tree.kind(n)) {
             out.extend(self.unwrap(n, field));
         }
+        if let Some(text) = grammar.sequence_text(tree.kind(n)) {
+            out.extend(self.sequence(n, text, config));
+        }
         out
+    }
+
+    /// `n`'s elements one after another: each kept separator directly
+    /// under `n` deleted, and the kept token before it rewritten to its
+    /// text followed by `text` (Bash: `a | b` → `a` and `b` on lines of
+    /// their own). Deletes a kept token per separator and rewrites no
+    /// more tokens than it deletes, so the measure falls.
+    fn sequence(&self, n: NodeId, text: &str, config: &Configuration) -> Option<Proposal> {
+        let pass = self.pass.as_ref().expect("inside a pass");
+        let tree = &self.tree;
+        let kind = tree.kind(n);
+        let mut delta = Delta::new();
+        let mut rewrites = Vec::new();
+        let mut before = None;
+        for u in pass.kept_in(tree.tokens(n)) {
+            let leaf = tree.leaf_of(u);
+            let separator =
+                tree.parent(leaf) == Some(n) && tree.grammar.is_separator(kind, tree.kind(leaf));
+            match before {
+                Some(b) if separator => {
+                    let mut joined = self.units.token_text(config, b).to_vec();
+                    joined.extend_from_slice(text.as_bytes());
+                    rewrites.push((b, Arc::from(joined)));
+                    delta.push(u..u + 1);
+                    before = None;
+                }
+                _ => before = Some(u),
+            }
+        }
+        (!rewrites.is_empty()).then_some(Proposal {
+            delta,
+            rewrites,
+            layout: None,
+        })
     }
 
     /// `n` given way to the inside of the node filling its `field`, between
@@ -60,7 +99,11 @@ impl Simplify {
         };
         let all = tree.tokens(n);
         let inside = body.start + 1..body.end.checked_sub(1)?;
-        let paired = |unit: u32| tree.grammar.is_paired_token(tree.kind(tree.leaf_of(unit)));
+        // A node's own ends are its brackets whether or not the language
+        // pairs them everywhere (Bash's `{ a; }`).
+        let paired = |unit: u32| {
+            field.is_empty() || tree.grammar.is_paired_token(tree.kind(tree.leaf_of(unit)))
+        };
         if inside.is_empty()
             || !paired(body.start)
             || !paired(inside.end)
