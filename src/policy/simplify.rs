@@ -455,12 +455,23 @@ fn find_declarations(tree: &Tree) -> Vec<NodeId> {
         .collect()
 }
 
-/// Each member name's declaring nodes, with the declarator naming it.
-type Members = HashMap<Vec<u8>, Vec<(NodeId, NodeId)>>;
+/// Where member names are declared and mentioned (`member_globals`).
+#[derive(Default)]
+struct Members {
+    /// Each member name's declaring nodes, with the declarator naming it.
+    declared: HashMap<Vec<u8>, Vec<(NodeId, NodeId)>>,
+    /// Each member name's identifier tokens, declarators' included, up to
+    /// `MOVE_MENTIONS` of them (a name mentioned more is never moved).
+    mentions: HashMap<Vec<u8>, Vec<u32>>,
+}
+
+/// The most identifier tokens a member name may have for its declaration
+/// to be moved rather than copied: counting kept ones stays O(1) a member.
+pub(super) const MOVE_MENTIONS: usize = 16;
 
 /// Where member names are declared (`member_globals`): each name's
 /// declaring nodes with the declarator naming it (one whose only
-/// identifier token is the name).
+/// identifier token is the name), and the tokens mentioning it.
 fn find_members(tree: &Tree, units: &Units) -> Members {
     let grammar = &tree.grammar;
     let mut members = Members::default();
@@ -481,7 +492,17 @@ fn find_members(tree: &Tree, units: &Units) -> Members {
                 .filter(|&u| grammar.is_identifier(tree.kind(tree.leaf_of(u))));
             if let (Some(u), None) = (names.next(), names.next()) {
                 let name = units.text(u).trim_ascii().to_vec();
-                members.entry(name).or_default().push((n, d));
+                members.declared.entry(name).or_default().push((n, d));
+            }
+        }
+    }
+    for u in 0..tree.unit_count() {
+        let text = units.text(u).trim_ascii();
+        if members.declared.contains_key(text) && grammar.is_identifier(tree.kind(tree.leaf_of(u)))
+        {
+            let mentions = members.mentions.entry(text.to_vec()).or_default();
+            if mentions.len() <= MOVE_MENTIONS {
+                mentions.push(u);
             }
         }
     }
@@ -984,6 +1005,50 @@ int main(void) {
             t.contains("namespace n") && t.contains("int b;")
         });
         assert!(out.text.contains("namespace n"), "{}", out.text);
+    }
+
+    #[test]
+    fn a_member_mentioned_only_by_one_access_moves_out_of_its_class() {
+        let cpp = Language::named("cpp");
+        let source = "struct S {\n  int *end();\n};\nS v;\nint g() { return *v.end(); }\n";
+        let out = simplify(cpp, source, |t| {
+            t.contains("struct S") && t.contains("return *") && t.matches("end()").count() >= 2
+        });
+        let text = collapse(&out.text);
+        assert!(text.contains("int *end(); int g()"), "{}", out.text);
+        assert!(!text.contains("v.end"), "{}", out.text);
+        // A member also used elsewhere is copied only where that is
+        // shorter, never moved.
+        let source = "struct S {\n  int *end();\n};\nS v;\nint g() { return *v.end(); }\n\
+                      int h() { return *v.end(); }\n";
+        let out = simplify(cpp, source, |t| {
+            t.contains("struct S") && t.matches("end()").count() >= 3
+        });
+        assert!(
+            collapse(&out.text).contains("struct S { int *end(); }"),
+            "{}",
+            out.text
+        );
+    }
+
+    #[test]
+    fn a_for_loop_becomes_its_declaration_and_its_condition() {
+        let cpp = Language::named("cpp");
+        let source = "void f() {\n  for (int i = 0; i < 3; ++i) g(i);\n}\n";
+        let out = simplify(cpp, source, |t| t.contains("i < 3"));
+        let text = collapse(&out.text);
+        assert!(text.contains("int i = 0; i < 3;"), "{}", out.text);
+        assert!(!text.contains("for"), "{}", out.text);
+    }
+
+    #[test]
+    fn a_class_gives_way_to_its_members() {
+        let cpp = Language::named("cpp");
+        let source = "struct S {\n  int a;\n  int b;\n};\n";
+        let out = simplify(cpp, source, |t| {
+            t.contains("int a;") && t.contains("int b;")
+        });
+        assert!(!out.text.contains("struct"), "{}", out.text);
     }
 
     #[test]

@@ -644,9 +644,17 @@ impl Simplify {
         let name = self.units.token_text(config, name_unit);
         let (_, first) = self.top_level_item(n);
         let tokens = tree.tokens(n);
-        let Some(declared) = self.members.get(name).filter(|_| first < tokens.start) else {
+        let Some(declared) = self
+            .members
+            .declared
+            .get(name)
+            .filter(|_| first < tokens.start)
+        else {
             return Vec::new();
         };
+        if let Some(moved) = self.move_member(n, name_unit, declared, config) {
+            return vec![moved];
+        }
         let removed = pass.size.get(n) - 1;
         let mut texts: Vec<Vec<u8>> = Vec::new();
         for &(declaration, declarator) in declared.iter() {
@@ -681,5 +689,55 @@ impl Simplify {
                 self.with_text_before(delta, first, text, config)
             })
             .collect()
+    }
+
+    /// Member access `n` replaced by its member's name (`name_unit`),
+    /// and the member's declaration moved from its class to the top
+    /// level, before the item holding the access: where that declaration
+    /// is the name's only one, declares nothing else, and the access is
+    /// the name's only other kept mention (`struct s { int *end(); } v;
+    /// ... v.end()` → `int *end(); ... end()`). Deletes the access's
+    /// other tokens and moves the declaration's, so the units fall.
+    fn move_member(
+        &self,
+        n: NodeId,
+        name_unit: u32,
+        declared: &[(NodeId, NodeId)],
+        config: &Configuration,
+    ) -> Option<Proposal> {
+        let pass = self.pass.as_ref().expect("inside a pass");
+        let tree = &self.tree;
+        let rule = tree.grammar.member_global(tree.kind(n))?;
+        let &[(declaration, _)] = declared else {
+            return None;
+        };
+        let name = self.units.token_text(config, name_unit);
+        let mentions = self.members.mentions.get(name)?;
+        let kept = mentions.iter().filter(|&&u| config.contains(u)).count();
+        let declarators = self
+            .children_in(declaration, &rule.declarator_field)
+            .filter(|&d| pass.size.get(d) > 0)
+            .count();
+        let (all, access) = (tree.tokens(declaration), tree.tokens(n));
+        let apart = all.end <= access.start || access.end <= all.start;
+        if mentions.len() > super::MOVE_MENTIONS
+            || kept != 2
+            || declarators != 1
+            || !pass.live.is_live(declaration)
+            || !apart
+        {
+            return None;
+        }
+        let (_, first) = self.top_level_item(n);
+        if all.contains(&first) {
+            return None;
+        }
+        let text = self.units.join_kept(config, pass.kept_in(all.clone()));
+        let delta = Delta::from_ranges(vec![
+            access.start..name_unit,
+            name_unit + 1..access.end,
+            all,
+        ]);
+        Some(self.with_text_before(delta, first, &text, config))
     }
 }
