@@ -9,7 +9,8 @@
 //! (`statement_values` with kept fields); a C++ template parameter
 //! deleted with its argument in every use; and a Bash function called
 //! once written out at its call, its pipeline split into commands
-//! (`sequences`).
+//! (`sequences`); a C++ member used by one access moved out of its class,
+//! and a `for` loop cut down to its declaration and condition.
 
 use crate::util::{Sandbox, assert_exit, assert_invariants, stats};
 
@@ -188,6 +189,23 @@ fn a_template_parameter_goes_with_the_argument_at_its_place_in_every_use() {
         result.contains("template") && !result.contains(','),
         "{result}"
     );
+}
+
+#[test]
+fn a_member_used_once_leaves_its_class_and_a_for_loop_becomes_its_statements() {
+    // g++ reports the comparison when `sort` is instantiated with an
+    // `item *`. The member `last` is mentioned by one access: moved out
+    // of `list`, `entries.` goes, and then `list` and `entries`. The loop
+    // needs only its declaration and condition.
+    let input = "struct item {};\nstruct list {\n  item *last();\n  int size;\n};\n\
+                 template <typename It> void sort(It a) {\n  for (It j = a; *j < j;) {\n  }\n}\n\
+                 struct journal {\n  list entries;\n  void sort_all() { sort(entries.last()); }\n};\n";
+    let check = "out=$(LC_ALL=C g++ -std=c++17 -fsyntax-only -x c++ \"$1\" 2>&1)\n\
+                 echo \"$out\" | grep -q \"no match for 'operator<'\"";
+    let (result, _) = reduce("journal.cpp", input, check);
+    assert!(result.contains("last()"), "{result}");
+    assert!(!result.contains(".last"), "{result}");
+    assert!(!result.contains("for"), "{result}");
 }
 
 /// Per language: an input with a function and a variable nothing uses
