@@ -1039,6 +1039,13 @@ int main(void) {
         let text = collapse(&out.text);
         assert!(text.contains("int i = 0; i < 3;"), "{}", out.text);
         assert!(!text.contains("for"), "{}", out.text);
+        // C's loops mostly start from an expression, whose `;` is the
+        // loop's: the joiner writes it back.
+        let source = "void f(void) {\n  int i;\n  for (i = 0; i < 3; i++) g(i);\n}\n";
+        let out = simplify(Language::named("c"), source, |t| t.contains("i < 3"));
+        let text = out.text.replace(char::is_whitespace, "");
+        assert!(text.contains("i=0;i<3;"), "{}", out.text);
+        assert!(!text.contains("for"), "{}", out.text);
     }
 
     #[test]
