@@ -64,7 +64,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::configuration::{Configuration, Delta, Proposal};
-use crate::grammar::{ANY_CHILD, KindId, ParameterGlobal, Role, StatementValue};
+use crate::grammar::{ANY_CHILD, KindId, MemberGlobal, ParameterGlobal, Role, StatementValue};
 use crate::policy::Policy;
 use crate::tree::{Liveness, NodeId, Sizes, Tree};
 use crate::units::Units;
@@ -497,9 +497,11 @@ fn find_members(tree: &Tree, units: &Units) -> Members {
         }
     }
     for u in 0..tree.unit_count() {
+        if !grammar.is_identifier(tree.kind(tree.leaf_of(u))) {
+            continue;
+        }
         let text = units.text(u).trim_ascii();
-        if members.declared.contains_key(text) && grammar.is_identifier(tree.kind(tree.leaf_of(u)))
-        {
+        if members.declared.contains_key(text) {
             let mentions = members.mentions.entry(text.to_vec()).or_default();
             if mentions.len() <= MOVE_MENTIONS {
                 mentions.push(u);

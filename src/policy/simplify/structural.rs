@@ -68,9 +68,7 @@ impl Simplify {
                 tree.parent(leaf) == Some(n) && tree.grammar.is_separator(kind, tree.kind(leaf));
             match before {
                 Some(b) if separator => {
-                    let mut joined = self.units.token_text(config, b).to_vec();
-                    joined.extend_from_slice(text.as_bytes());
-                    rewrites.push((b, Arc::from(joined)));
+                    rewrites.push(self.followed_by(b, text.as_bytes(), config));
                     delta.push(u..u + 1);
                     before = None;
                 }
@@ -519,15 +517,13 @@ impl Simplify {
         let last_of = |p: NodeId| pass.kept_in(self.tree.tokens(p)).last();
         let named = last_of(parts[parts.len() - 2])?;
         let end = last_of(*value)?;
-        let with = |u: u32, text: String| {
-            let mut bytes = self.units.token_text(config, u).to_vec();
-            bytes.extend_from_slice(text.as_bytes());
-            (u, Arc::from(bytes))
-        };
-        let terminator = rule.terminator.clone().unwrap_or_default();
+        let terminator = rule.terminator.as_deref().unwrap_or_default();
         Some(Proposal {
             delta,
-            rewrites: vec![with(named, format!(" {joiner}")), with(end, terminator)],
+            rewrites: vec![
+                self.followed_by(named, format!(" {joiner}").as_bytes(), config),
+                self.followed_by(end, terminator.as_bytes(), config),
+            ],
             layout: None,
         })
     }
@@ -549,14 +545,12 @@ impl Simplify {
         if pass.size.get(n) <= pass.size.get(value) {
             return None;
         }
-        let mut text = self.units.token_text(config, last).to_vec();
-        text.extend_from_slice(terminator.as_bytes());
         let mut delta = Delta::new();
         delta.push(all.start..kept.start);
         delta.push(kept.end..all.end);
         Some(Proposal {
             delta,
-            rewrites: vec![(last, Arc::from(text))],
+            rewrites: vec![self.followed_by(last, terminator.as_bytes(), config)],
             layout: None,
         })
     }
@@ -592,6 +586,13 @@ impl Simplify {
             rewrites: vec![(first, Arc::from(rewrite))],
             layout: None,
         }
+    }
+
+    /// The rewrite of kept unit `u` to its current text followed by `text`.
+    fn followed_by(&self, u: u32, text: &[u8], config: &Configuration) -> (u32, Arc<[u8]>) {
+        let mut bytes = self.units.token_text(config, u).to_vec();
+        bytes.extend_from_slice(text);
+        (u, Arc::from(bytes))
     }
 
     /// Whether kept unit `u` is a token its consumers supply when missing.
@@ -652,7 +653,7 @@ impl Simplify {
         else {
             return Vec::new();
         };
-        if let Some(moved) = self.move_member(n, name_unit, declared, config) {
+        if let Some(moved) = self.move_member(n, rule, name_unit, declared, config) {
             return vec![moved];
         }
         let removed = pass.size.get(n) - 1;
@@ -701,13 +702,13 @@ impl Simplify {
     fn move_member(
         &self,
         n: NodeId,
+        rule: &MemberGlobal,
         name_unit: u32,
         declared: &[(NodeId, NodeId)],
         config: &Configuration,
     ) -> Option<Proposal> {
         let pass = self.pass.as_ref().expect("inside a pass");
         let tree = &self.tree;
-        let rule = tree.grammar.member_global(tree.kind(n))?;
         let &[(declaration, _)] = declared else {
             return None;
         };
