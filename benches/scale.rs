@@ -15,12 +15,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use reduce::configuration::Configuration;
+use reduce::engine::{Engine, Limits};
 use reduce::interfaces::{Candidate, Quiet, SyntaxFilter, Verdict};
 use reduce::languages::{Lang, Language};
 use reduce::pipeline::{Plan, Strategy};
 use reduce::policy::registry::{BuildContext, ENTRIES};
 use reduce::policy::{Minimizer, Policy};
-use reduce::reducer::{Limits, Reducer};
 use reduce::syntax::SyntaxCheck;
 use reduce::tree::Tree;
 use reduce::tree::parse::parse;
@@ -191,16 +191,16 @@ fn bench(name: &str, lang: Language, source: Vec<u8>) {
         let first_s = t.elapsed().as_secs_f64();
         // Proposals per second: an oracle that rejects everything, capped at 2,000 tests.
         let oracle = |_: &Candidate<'_>| Verdict::NotInteresting;
-        let mut reducer = Reducer::new(&units, &oracle)
+        let mut engine = Engine::new(&units, &oracle)
             .with_cache(false)
             .with_limits(Limits {
                 max_tests: Some(2000),
                 ..Limits::default()
             });
         let t = Instant::now();
-        let _ = reducer.run(&mut policy, full, &mut Quiet);
+        let _ = engine.run(&mut policy, full, &mut Quiet);
         let secs = t.elapsed().as_secs_f64();
-        let tests = reducer.tests_total();
+        let tests = engine.tests_total();
         println!(
             "  {policy_name:20} first proposal {:.3}s ({}), {tests} proposals in {secs:.2}s = {:.0}/s (incl. rendering), peak RSS {} KiB",
             first_s,

@@ -16,6 +16,7 @@ use std::time::Instant;
 use anyhow::Result;
 
 use crate::checks;
+use crate::engine::{Limits, StopReason};
 use crate::exit::{self, failure};
 use crate::fileset::{FileSet, Grain};
 use crate::history::History;
@@ -30,7 +31,6 @@ use crate::output::{Destination, write_stdout};
 use crate::pipeline::Plan;
 use crate::progress::{Printer, Progress};
 use crate::proposals::Passes;
-use crate::reducer::{Limits, StopReason};
 use crate::report;
 use crate::settings::{Judge, Settings};
 use crate::stages::{Reduced, Stages};
@@ -114,11 +114,11 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
         None => stages.run_stages(&plan, &input.source, &mut progress, earlier.resumed, None)?,
     };
     progress.finish();
-    if let Some(warning) = report::recheck_failures(reduced.reducer.recheck_failures) {
+    if let Some(warning) = report::recheck_failures(reduced.carried.recheck_failures) {
         say(&warning);
     }
 
-    let fault = reduced.reducer.fault.clone();
+    let fault = reduced.carried.fault.clone();
     let ended = !matches!(reduced.reason, StopReason::Interrupted | StopReason::Fault);
     let flaky = final_check(settings, &oracle, &input, &mut reduced)?;
     let reason = reduced.reason;
@@ -257,7 +257,7 @@ fn final_check(
         _ => {
             let patience = settings
                 .fault_patience
-                .unwrap_or(crate::reducer::DEFAULT_FAULT_PATIENCE);
+                .unwrap_or(crate::engine::DEFAULT_FAULT_PATIENCE);
             checks::still_interesting(oracle, &reduced.bytes, patience)?
         }
     };

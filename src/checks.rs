@@ -17,6 +17,7 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 
 use crate::configuration::Configuration;
+use crate::engine::patience::test_patiently;
 use crate::exit::{self, failure};
 use crate::fileset::{FileSet, encode};
 use crate::input::{Input, absolute};
@@ -26,7 +27,6 @@ use crate::oracle::{
     BuiltIn, Exit, Ran, ScriptOracle, cannot_ever_start, default_timeout, default_work_dir,
 };
 use crate::output::write_atomically;
-use crate::patience::test_patiently;
 use crate::settings::{Judge, Settings};
 
 /// How long the baseline runs of the original may take without `--timeout`.
@@ -137,7 +137,7 @@ fn probe(settings: &Settings, script: &Path, input: &Input) -> Result<ScriptOrac
 fn patience(settings: &Settings) -> Duration {
     settings
         .fault_patience
-        .unwrap_or(crate::reducer::DEFAULT_FAULT_PATIENCE)
+        .unwrap_or(crate::engine::DEFAULT_FAULT_PATIENCE)
 }
 
 fn unusable(e: anyhow::Error) -> anyhow::Error {

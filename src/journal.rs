@@ -25,7 +25,7 @@ use std::sync::{Arc, Mutex};
 use anyhow::{Context, Result};
 use xxhash_rust::xxh3::Xxh3;
 
-use crate::cache::key_of;
+use crate::engine::cache::key_of;
 use crate::exit::{self, failure};
 use crate::interfaces::{Messages, VerdictLog};
 use crate::languages::Lang;

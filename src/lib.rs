@@ -1,11 +1,11 @@
-//! `reduce`: a test-case reducer built around one reduce loop and swappable policies.
+//! `reduce`: a test-case reducer built around one engine and swappable policies.
 //!
 //! The binary (`src/main.rs`) is a thin shell over this library: the
 //! command line ([`cli`]) becomes [`settings::Settings`], which [`app::run`]
 //! carries out. Data flows
 //! from the input bytes to [`units::Units`] (flat units or the tokens of a
 //! parse tree), through a [`policy::Policy`] driven by the
-//! [`reducer::Reducer`] loop, which judges candidates with an
+//! [`engine::Engine`], which judges candidates with an
 //! [`interfaces::Oracle`] (a user script, or any closure in tests).
 
 // The documentation is for maintainers and is built with
@@ -15,10 +15,10 @@
 pub mod app;
 mod atomic_write;
 pub(crate) mod bitset;
-pub(crate) mod cache;
 mod checks;
 pub mod cli;
 pub mod configuration;
+pub mod engine;
 pub mod exit;
 pub mod fileset;
 pub mod grammar;
@@ -31,18 +31,15 @@ mod llm;
 mod multi;
 pub mod oracle;
 pub(crate) mod output;
-pub(crate) mod patience;
 pub mod pipeline;
 pub mod policy;
 pub(crate) mod progress;
 mod proposals;
-pub mod reducer;
 mod report;
+pub mod schedulers;
 pub mod settings;
-pub mod speculation;
 mod stages;
 pub(crate) mod stats;
 pub mod syntax;
 pub mod tree;
 pub mod units;
-pub mod waves;

@@ -21,7 +21,8 @@ mod journaled;
 
 use anyhow::Result;
 
-use crate::cache::VerdictCache;
+use crate::engine::cache::VerdictCache;
+use crate::engine::{Carried, StopReason};
 use crate::fileset::{ArchiveCheck, FileSet, Grain, content_range, decode, pool_units};
 use crate::interfaces::{Candidate, Fault, Oracle, TestOutcome, Watch};
 use crate::journal::Resumed;
@@ -29,7 +30,6 @@ use crate::output::Save;
 use crate::pipeline::{Plan, Strategy};
 use crate::policy::registry::Role;
 use crate::progress::Progress;
-use crate::reducer::{Carried, StopReason};
 use crate::stages::{Reduced, Stages};
 use journaled::Journaled;
 
@@ -221,7 +221,7 @@ impl SetRun {
             None => &self.archive[..],
         };
         let mut reduced = stages.run_stages(plan, text, progress, None, carried)?;
-        for phase in &mut reduced.reducer.phases[phases_before..] {
+        for phase in &mut reduced.carried.phases[phases_before..] {
             phase.name = format!("{} [{label}]", phase.name);
         }
         self.archive = match member {
@@ -229,7 +229,7 @@ impl SetRun {
             None => reduced.bytes,
         };
         self.reason = reduced.reason;
-        self.put_carried(reduced.reducer, member.is_none());
+        self.put_carried(reduced.carried, member.is_none());
         Ok(self.reason == StopReason::Finished)
     }
 
@@ -256,7 +256,7 @@ impl SetRun {
                 progress,
                 carried,
             )?;
-            self.put_carried(judged.reducer, true);
+            self.put_carried(judged.carried, true);
             self.reason = judged.reason;
             if self.reason != StopReason::Finished {
                 return Ok(false);
@@ -294,7 +294,7 @@ impl SetRun {
             units,
             bytes: self.archive,
             reason: self.reason,
-            reducer: self.carried.expect("a set's run has at least one stage"),
+            carried: self.carried.expect("a set's run has at least one stage"),
             // The stages' re-tests confirm one file's text at a time; the
             // set as a whole passed twice only as the original.
             confirmed: self.original,

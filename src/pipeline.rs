@@ -14,13 +14,13 @@ use std::sync::Arc;
 use anyhow::{Result, bail};
 
 use crate::configuration::Configuration;
+use crate::engine::{Engine, StopReason};
 use crate::interfaces::{Formatter, Observer, Strictness, SyntaxFilter};
 use crate::languages::Lang;
 use crate::policy::format::Style;
 use crate::policy::perses::PersesSchedule;
 use crate::policy::registry::{self, BuildContext, Entry, Role, Tuning};
 use crate::policy::{Minimizer, Policy};
-use crate::reducer::{Reducer, StopReason};
 use crate::units::{UnitKind, Units};
 
 /// How to reduce: the algorithm and its settings, as the command line
@@ -419,7 +419,7 @@ impl Plan {
     /// where the round's phases before it changed nothing.
     pub(crate) fn run_rounds(
         &self,
-        reducer: &mut Reducer<'_>,
+        engine: &mut Engine<'_>,
         start: Configuration,
         observer: &mut dyn Observer,
         mut tree_phase: bool,
@@ -427,7 +427,7 @@ impl Plan {
         // The syntax filter serves tree policies and the default pipeline; a
         // list algorithm asked for by name sees every candidate, as in the papers.
         let named_list_algo = self.algo.role == Role::List;
-        reducer.set_filter((!named_list_algo).then_some(Strictness::Strict));
+        engine.set_filter((!named_list_algo).then_some(Strictness::Strict));
         let mut config = start;
         loop {
             let round_start = config.clone();
@@ -455,7 +455,7 @@ impl Plan {
                     })
                     .map(|p| p.policy(&self.context));
                 let mut policy = phase.policy(&self.context);
-                let (next, reason) = reducer.run_then(&mut policy, config, observer, &mut upcoming);
+                let (next, reason) = engine.run_then(&mut policy, config, observer, &mut upcoming);
                 if let Some(before) = before {
                     tree_phase = next != before;
                 }
@@ -475,7 +475,7 @@ impl Plan {
     /// makes of the text, if anything.
     pub(crate) fn run_closing(
         &self,
-        reducer: &mut Reducer<'_>,
+        engine: &mut Engine<'_>,
         mut config: Configuration,
         observer: &mut dyn Observer,
         formatter: Option<&dyn Formatter>,
@@ -491,7 +491,7 @@ impl Plan {
         for &phase in phases {
             let lenient = phase.role == Role::LenientPass;
             let strictness = lenient.then_some(Strictness::MissingTokensFree);
-            reducer.set_filter(strictness);
+            engine.set_filter(strictness);
             let formatted = formatter
                 .filter(|_| std::ptr::eq(phase, &registry::FORMAT))
                 .and_then(|f| {
@@ -503,9 +503,9 @@ impl Plan {
                 Some(text) => {
                     let context = self.context.with_formatted(Arc::from(text));
                     let mut policy = phase.policy(&context);
-                    reducer.run(&mut policy, config, observer)
+                    engine.run(&mut policy, config, observer)
                 }
-                None => self.run_phases(&[phase], reducer, config, observer),
+                None => self.run_phases(&[phase], engine, config, observer),
             };
             config = next;
             if reason != StopReason::Finished {
@@ -519,13 +519,13 @@ impl Plan {
     fn run_phases(
         &self,
         phases: &[&Entry],
-        reducer: &mut Reducer<'_>,
+        engine: &mut Engine<'_>,
         mut config: Configuration,
         observer: &mut dyn Observer,
     ) -> (Configuration, StopReason) {
         for &phase in phases {
             let mut policy = phase.policy(&self.context);
-            let (next, reason) = reducer.run(&mut policy, config, observer);
+            let (next, reason) = engine.run(&mut policy, config, observer);
             config = next;
             if reason != StopReason::Finished {
                 return (config, reason);
@@ -577,13 +577,13 @@ mod tests {
             }
         };
         let round = |tree_phase: bool| {
-            let mut reducer = Reducer::new(plan.units(), &oracle).with_filter(plan.syntax_filter());
+            let mut engine = Engine::new(plan.units(), &oracle).with_filter(plan.syntax_filter());
             let full = Configuration::full(plan.units().len());
             let (result, reason, tree_changed) =
-                plan.run_rounds(&mut reducer, full, &mut Quiet, tree_phase);
+                plan.run_rounds(&mut engine, full, &mut Quiet, tree_phase);
             assert_eq!(reason, StopReason::Finished);
             let text = String::from_utf8(plan.units().render(&result)).unwrap();
-            let names: Vec<String> = reducer
+            let names: Vec<String> = engine
                 .into_carried()
                 .phases
                 .into_iter()

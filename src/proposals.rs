@@ -5,8 +5,9 @@
 //! the oracle module (`oracle/outside.rs`).
 //!
 //! Nothing from outside is trusted: a candidate is kept only if it is
-//! smaller (in bytes) than the best and the loop judges it interesting
-//! ([`Reducer::judge`]: the cache, the syntax filter, the oracle). A
+//! smaller (in bytes) than the best and the engine judges it interesting
+//! ([`Engine::first_passing`]: the cache, the syntax filter, the oracle,
+//! `--recheck`). A
 //! command that fails (a crash, a hang past the oracle's timeout), gives
 //! nothing smaller, or a model that cannot be reached, changes nothing and
 //! is said once per command.
@@ -15,9 +16,9 @@ use std::collections::HashSet;
 use std::sync::Mutex;
 use std::sync::atomic::AtomicBool;
 
+use crate::engine::{Engine, StopReason};
 use crate::interfaces::{Messages, Watch};
 use crate::oracle::{Outside, ScriptOracle, split_proposals};
-use crate::reducer::{Reducer, StopReason};
 use crate::settings::Settings;
 use crate::stats::PhaseStats;
 
@@ -59,7 +60,7 @@ impl<'a> Passes<'a> {
     /// new best if one shrank it. `Err` when a limit or fault stops the run.
     pub(crate) fn run(
         &self,
-        reducer: &mut Reducer<'_>,
+        engine: &mut Engine<'_>,
         bytes: &[u8],
     ) -> Result<Option<Vec<u8>>, StopReason> {
         let never = AtomicBool::new(false);
@@ -73,7 +74,7 @@ impl<'a> Passes<'a> {
             };
             let given = self.oracle.reduce_with(command, &best, cancel);
             let candidates = self.candidates(&source, given.map(|o| o.map(|b| vec![b])));
-            improved |= self.try_all(reducer, "reduce-with", &source, candidates, &mut best)?;
+            improved |= self.try_all(engine, "reduce-with", &source, candidates, &mut best)?;
         }
         for command in &self.settings.propose_with {
             let source = Source {
@@ -83,7 +84,7 @@ impl<'a> Passes<'a> {
             let given = self.oracle.propose_with(command, &best, cancel);
             let candidates =
                 self.candidates(&source, given.map(|o| o.map(|b| split_proposals(&b))));
-            improved |= self.try_all(reducer, "propose-with", &source, candidates, &mut best)?;
+            improved |= self.try_all(engine, "propose-with", &source, candidates, &mut best)?;
         }
         if let Some(endpoint) = &self.settings.llm {
             let source = Source {
@@ -98,7 +99,7 @@ impl<'a> Passes<'a> {
                     Vec::new()
                 }
             };
-            improved |= self.try_all(reducer, "llm", &source, candidates, &mut best)?;
+            improved |= self.try_all(engine, "llm", &source, candidates, &mut best)?;
         }
         Ok(improved.then_some(best))
     }
@@ -126,7 +127,7 @@ impl<'a> Passes<'a> {
     /// interesting one smaller than `best` the best; whether one was.
     fn try_all(
         &self,
-        reducer: &mut Reducer<'_>,
+        engine: &mut Engine<'_>,
         pass: &str,
         source: &Source<'_>,
         mut candidates: Vec<Vec<u8>>,
@@ -140,25 +141,17 @@ impl<'a> Passes<'a> {
         candidates.sort_by_key(Vec::len);
         candidates.dedup();
         let mut phase = PhaseStats::new(pass);
-        let mut found = false;
-        for candidate in candidates {
-            match reducer.judge(&candidate, &mut phase) {
-                Ok(true) => {
-                    *best = candidate;
-                    found = true;
-                    break;
-                }
-                Ok(false) => {}
-                Err(stop) => {
-                    reducer.phases.push(phase);
-                    return Err(stop);
-                }
+        let judged = engine.first_passing(candidates, &mut phase);
+        if given > 0 || judged.is_err() {
+            engine.phases.push(phase);
+        }
+        match judged? {
+            Some(found) => {
+                *best = found;
+                Ok(true)
             }
+            None => Ok(false),
         }
-        if given > 0 {
-            reducer.phases.push(phase);
-        }
-        Ok(found)
     }
 
     /// Says `what` happened to `source`, the first time only.

@@ -5,11 +5,11 @@ use std::time::Instant;
 
 use anyhow::{Context, Result};
 
+use crate::engine::StopReason;
 use crate::fileset::per_file;
 use crate::input::Input;
 use crate::output::{Destination, write_atomically};
 use crate::pipeline::Plan;
-use crate::reducer::StopReason;
 use crate::settings::Settings;
 use crate::stages::Reduced;
 use crate::stats::{RunReport, self_cpu_seconds};
@@ -37,7 +37,7 @@ pub(crate) fn run_report(
     };
     RunReport {
         algo: plan.algo_name(),
-        phases: reduced.reducer.phases,
+        phases: reduced.carried.phases,
         units_before: plan.units().len(),
         units_after: reduced.units,
         bytes_before,
@@ -140,7 +140,7 @@ fn restart_note(report: &RunReport) -> String {
         return String::new();
     };
     let tests = report.oracle_calls().saturating_sub(r.tests_before);
-    let rounds = format!("{} round{}", r.rounds, if r.rounds == 1 { "" } else { "s" });
+    let rounds = format!("{} restart{}", r.restarts, if r.restarts == 1 { "" } else { "s" });
     if (report.units_after, report.bytes_after) < (r.units_before, r.bytes_before) {
         format!(
             "; --restart ({rounds}, {tests} tests) gained {} units, {} bytes",

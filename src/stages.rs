@@ -29,6 +29,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use anyhow::Result;
 
 use crate::configuration::Configuration;
+use crate::engine::{Carried, Engine, Limits, StopReason};
 use crate::interfaces::{
     Candidate, Formatter, Messages, Observer, Oracle, StepLog, Verdict, VerdictLog, Watch,
 };
@@ -38,7 +39,6 @@ use crate::output::Save;
 use crate::pipeline::{Closing, Plan, Strategy, restart_variants};
 use crate::progress::Progress;
 use crate::proposals::Passes;
-use crate::reducer::{Carried, Limits, Reducer, StopReason};
 use crate::settings::Settings;
 use crate::stats::{PhaseStats, RestartGain};
 use crate::units::Units;
@@ -68,7 +68,7 @@ pub(crate) struct Reduced {
     pub(crate) bytes: Vec<u8>,
     pub(crate) units: u32,
     pub(crate) reason: StopReason,
-    pub(crate) reducer: Carried,
+    pub(crate) carried: Carried,
     /// The last result that passed the oracle twice (the original at first).
     pub(crate) confirmed: Vec<u8>,
     /// Re-tests of the best run (`--retest-every`).
@@ -86,7 +86,7 @@ pub(crate) struct Reduced {
 pub(crate) struct Judged {
     pub(crate) found: Option<Vec<u8>>,
     pub(crate) reason: StopReason,
-    pub(crate) reducer: Carried,
+    pub(crate) carried: Carried,
 }
 
 /// A run's result so far.
@@ -129,7 +129,7 @@ impl<'a> Stages<'a> {
         let mut restart = None;
         if self.settings.restart && best.reason == StopReason::Finished {
             restart = Some(RestartGain {
-                rounds: 0,
+                restarts: 0,
                 units_before: best.units,
                 bytes_before: best.bytes.len() as u64,
                 tests_before: tests_of(&run),
@@ -140,7 +140,7 @@ impl<'a> Stages<'a> {
             bytes: best.bytes,
             units: best.units,
             reason: best.reason,
-            reducer: run.carried.take().expect("a stage ran"),
+            carried: run.carried.take().expect("a stage ran"),
             confirmed: run.keeper.retest.confirmed,
             retests: run.keeper.retest.runs,
             restart,
@@ -197,36 +197,26 @@ impl<'a> Stages<'a> {
         carried: Option<Carried>,
     ) -> Result<Judged> {
         let mut run = self.new_run(plan.units().source(), None, carried);
-        let (mut reducer, _) = self.reducer_for(plan, &mut run);
+        let (mut engine, _) = self.engine_for(plan, &mut run);
         let mut phase = PhaseStats::new(pass);
         let started = std::time::Instant::now();
-        let (mut found, mut reason) = (None, StopReason::Finished);
-        for candidate in candidates {
-            match reducer.judge(&candidate, &mut phase) {
-                Ok(true) => {
-                    found = Some(candidate);
-                    break;
-                }
-                Ok(false) => {}
-                Err(stop) => {
-                    reason = stop;
-                    break;
-                }
-            }
-        }
+        let (found, reason) = match engine.first_passing(candidates, &mut phase) {
+            Ok(found) => (found, StopReason::Finished),
+            Err(stop) => (None, stop),
+        };
         phase.seconds = started.elapsed().as_secs_f64();
         if let Some(bytes) = &found {
             self.keep_outside(plan, bytes, progress, &mut run);
         }
         progress.phase_done(&phase);
-        reducer.phases.push(phase);
+        engine.phases.push(phase);
         if let Some(err) = run.keeper.save_error.take() {
             return Err(err);
         }
         Ok(Judged {
             found,
             reason,
-            reducer: reducer.into_carried(),
+            carried: engine.into_carried(),
         })
     }
 
@@ -242,7 +232,7 @@ impl<'a> Stages<'a> {
     ) -> Result<Best> {
         for strategy in restart_variants(&self.settings.strategy) {
             if let Some(report) = report.as_deref_mut() {
-                report.rounds += 1;
+                report.restarts += 1;
             }
             run.keeper.floor = Some(best.size());
             let plan = Plan::new(&strategy, self.lang, source.to_vec())?;
@@ -281,7 +271,7 @@ impl<'a> Stages<'a> {
         let mut lenient_deleted = false;
         loop {
             let stage = reparsed.as_ref().unwrap_or(plan);
-            let (mut reducer, units) = self.reducer_for(stage, run);
+            let (mut engine, units) = self.engine_for(stage, run);
             let mut observer = SaveAndShow {
                 keeper: &mut run.keeper,
                 progress: &mut *progress,
@@ -293,7 +283,7 @@ impl<'a> Stages<'a> {
             let full = Configuration::full(units.len());
             let ran_tree_phase = tree_phase;
             let (mut result, mut reason, tree_changed) =
-                stage.run_rounds(&mut reducer, full, &mut observer, tree_phase);
+                stage.run_rounds(&mut engine, full, &mut observer, tree_phase);
             tree_phase = tree_changed;
             let mut bytes = units.render(&result);
             let mut again = reason == StopReason::Finished
@@ -322,21 +312,21 @@ impl<'a> Stages<'a> {
             }
             let mut shrunk_outside = false;
             if !again && reason == StopReason::Finished {
-                match self.passes.run(&mut reducer, &bytes) {
+                match self.passes.run(&mut engine, &bytes) {
                     Ok(Some(better)) => (bytes, again, shrunk_outside) = (better, true, true),
                     Ok(None) => {}
                     Err(stop) => reason = stop,
                 }
             }
             if !again && reason == StopReason::Finished {
-                (result, reason, again) = self.close(stage, &mut reducer, result, &mut observer);
+                (result, reason, again) = self.close(stage, &mut engine, result, &mut observer);
                 lenient_deleted |= again;
                 bytes = units.render(&result);
             }
             if let Some(err) = run.keeper.save_error.take() {
                 return Err(err);
             }
-            run.carried = Some(reducer.into_carried());
+            run.carried = Some(engine.into_carried());
             if !again {
                 return Ok(Best {
                     bytes,
@@ -388,26 +378,21 @@ impl<'a> Stages<'a> {
     fn close(
         &self,
         stage: &Plan,
-        reducer: &mut Reducer<'_>,
+        engine: &mut Engine<'_>,
         result: Configuration,
         observer: &mut dyn Observer,
     ) -> (Configuration, StopReason, bool) {
         let kept = result.len();
         let (result, reason) =
-            stage.run_closing(reducer, result, observer, self.formatter, Closing::Lenient);
+            stage.run_closing(engine, result, observer, self.formatter, Closing::Lenient);
         let again = reason == StopReason::Finished
             && stage.reparses_between_rounds()
             && result.len() < kept;
         if again || reason != StopReason::Finished {
             return (result, reason, again);
         }
-        let (result, reason) = stage.run_closing(
-            reducer,
-            result,
-            observer,
-            self.formatter,
-            Closing::Finishing,
-        );
+        let (result, reason) =
+            stage.run_closing(engine, result, observer, self.formatter, Closing::Finishing);
         (result, reason, false)
     }
 
@@ -427,7 +412,7 @@ impl<'a> Stages<'a> {
 
     /// The reduce loop for a stage of `stage`, going on from the run so
     /// far, and the stage's units.
-    fn reducer_for<'p>(&'p self, stage: &'p Plan, run: &mut Run<'_>) -> (Reducer<'p>, &'p Units) {
+    fn engine_for<'p>(&'p self, stage: &'p Plan, run: &mut Run<'_>) -> (Engine<'p>, &'p Units) {
         let settings = self.settings;
         let units = stage.units();
         let filter = if settings.no_syntax_filter {
@@ -435,7 +420,7 @@ impl<'a> Stages<'a> {
         } else {
             stage.syntax_filter()
         };
-        let reducer = Reducer::new(units, self.oracle)
+        let engine = Engine::new(units, self.oracle)
             .with_cache(settings.cache)
             .with_jobs(settings.jobs)
             .with_wave(settings.wave)
@@ -445,11 +430,11 @@ impl<'a> Stages<'a> {
             .with_log(self.journal.map(|j| j as &dyn VerdictLog))
             .with_steps(self.steps)
             .with_messages(Some(self.messages));
-        let reducer = match run.carried.take() {
-            Some(c) => reducer.with_carried(c),
-            None => reducer.with_known(std::mem::take(&mut run.known)),
+        let engine = match run.carried.take() {
+            Some(c) => engine.with_carried(c),
+            None => engine.with_known(std::mem::take(&mut run.known)),
         };
-        (reducer, units)
+        (engine, units)
     }
 }
 

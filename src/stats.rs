@@ -22,7 +22,7 @@ pub struct PhaseStats {
     /// Oracle runs started on the guess that a test still running would
     /// pass (`-j` > 1, when passing tests are the slow ones).
     pub guessed_pass: u64,
-    /// Waves tested (`--wave`): rounds of independent candidates from one base.
+    /// Waves tested (`--wave`): batches of independent candidates from one base.
     pub waves: u64,
     /// Proposals committed in merges of two or more.
     pub merged: u64,
@@ -76,7 +76,7 @@ pub(crate) struct RunReport {
 /// restarts ran; the report's totals are where it ended.
 #[derive(Clone, Debug)]
 pub(crate) struct RestartGain {
-    pub(crate) rounds: u32,
+    pub(crate) restarts: u32,
     pub(crate) units_before: u32,
     pub(crate) bytes_before: u64,
     pub(crate) tests_before: u64,
@@ -172,7 +172,7 @@ impl RunReport {
             "memory_limit_hits": self.memory_limit.map_or(0, |(_, hits)| hits),
             "retests": self.retests,
             "restart": self.restart.as_ref().map(|r| json!({
-                "rounds": r.rounds,
+                "restarts": r.restarts,
                 "units_at_fixpoint": r.units_before,
                 "bytes_at_fixpoint": r.bytes_before,
                 "oracle_calls_at_fixpoint": r.tests_before,

@@ -10,6 +10,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use reduce::configuration::Configuration;
+use reduce::engine::Engine;
 use reduce::interfaces::{Candidate, Observer, Strictness, SyntaxFilter, Verdict};
 use reduce::languages::Language;
 use reduce::policy::format::Style;
@@ -17,7 +18,6 @@ use reduce::policy::hdd::HddOptions;
 use reduce::policy::perses::PersesOptions;
 use reduce::policy::registry::{BuildContext, ENTRIES, Role, Tuning};
 use reduce::policy::{Minimizer, Policy};
-use reduce::reducer::Reducer;
 use reduce::syntax::SyntaxCheck;
 use reduce::tree::Tree;
 use reduce::tree::parse::parse;
@@ -119,17 +119,17 @@ fn run(
             Verdict::NotInteresting
         }
     };
-    let mut reducer = Reducer::new(units, &oracle)
+    let mut engine = Engine::new(units, &oracle)
         .with_jobs(jobs)
         .with_wave(wave)
         .with_filter(Some(filter));
-    reducer.set_filter(strictness);
+    engine.set_filter(strictness);
     let mut steps = Steps::default();
     let mut policy = policy;
-    let (result, _) = reducer.run(&mut policy, Configuration::full(units.len()), &mut steps);
+    let (result, _) = engine.run(&mut policy, Configuration::full(units.len()), &mut steps);
     steps.0.push(units.render(&result));
-    let guessed = reducer.phases.iter().map(|p| p.guessed_pass).sum();
-    let waves = reducer.phases.iter().map(|p| p.waves).sum();
+    let guessed = engine.phases.iter().map(|p| p.guessed_pass).sum();
+    let waves = engine.phases.iter().map(|p| p.waves).sum();
     (steps.0, guessed, waves)
 }
 

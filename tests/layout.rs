@@ -270,7 +270,7 @@ fn policies_neither_print_nor_start_processes_nor_see_the_oracle() {
         for forbidden in [
             "oracle/mod.rs",
             "progress.rs",
-            "reducer.rs",
+            "engine/mod.rs",
             "app.rs",
             "cli.rs",
             "pipeline.rs",
@@ -281,13 +281,34 @@ fn policies_neither_print_nor_start_processes_nor_see_the_oracle() {
 }
 
 #[test]
-fn the_loop_sees_the_oracle_and_the_syntax_filter_only_through_traits() {
+fn the_engine_and_its_schedulers_see_the_oracle_and_the_syntax_filter_only_through_traits() {
     let files = sources();
-    for loop_file in ["reducer.rs", "speculation.rs"] {
-        let deps = imports(&files[loop_file], &files);
+    let engine: Vec<&String> = files
+        .keys()
+        .filter(|f| f.starts_with("engine/") || f.starts_with("schedulers/"))
+        .collect();
+    assert!(engine.len() > 5, "the engine's files: {engine:?}");
+    for file in engine {
+        let deps = imports(&files[file], &files);
         for concrete in ["oracle/mod.rs", "syntax.rs", "progress.rs", "languages.rs"] {
-            assert!(!deps.contains(concrete), "{loop_file} imports {concrete}");
+            assert!(!deps.contains(concrete), "{file} imports {concrete}");
         }
+    }
+}
+
+#[test]
+fn schedulers_neither_run_tests_nor_read_the_cache_nor_look_at_the_time() {
+    let files = sources();
+    for (f, text) in files.iter().filter(|(f, _)| f.starts_with("schedulers/")) {
+        let code = code(text);
+        for mark in ["Instant", "thread::", "Oracle", "SyntaxFilter"] {
+            assert!(!code.contains(mark), "{f} uses {mark}");
+        }
+        let deps = imports(text, &files);
+        assert!(
+            !deps.iter().any(|d| d.starts_with("engine/")),
+            "{f} imports the engine: {deps:?}"
+        );
     }
 }
 

@@ -139,7 +139,7 @@ fn restart_never_ends_larger_and_reports_what_it_gained() {
     let (_, with, _) = reduce_fixture("c-implicit", "lax.c", &args);
     let (_, without, _) = reduce_fixture("c-implicit", "lax.c", &["-j", "1"]);
     let restart = &with["restart"];
-    assert!(restart["rounds"].as_u64().unwrap() >= 1, "{restart}");
+    assert!(restart["restarts"].as_u64().unwrap() >= 1, "{restart}");
     let size = |s: &serde_json::Value| (s["units_after"].as_u64(), s["bytes_after"].as_u64());
     assert!(size(&with) <= size(&without));
     assert_eq!(
@@ -179,14 +179,14 @@ fn digits_sandbox(n: u32) -> Sandbox {
 }
 
 /// Writes the outside reducer `name` (a shell script body run on the file `$1`).
-fn reducer(sb: &Sandbox, name: &str, body: &str) {
+fn engine(sb: &Sandbox, name: &str, body: &str) {
     sb.write(name, &format!("#!/bin/sh\n{body}\n"), true);
 }
 
 #[test]
 fn an_outside_reducer_that_shrinks_the_file_is_kept() {
     let sb = digits_sandbox(12);
-    reducer(
+    engine(
         &sb,
         "good.sh",
         "grep -q 2 \"$1\" && printf '27\\n' > \"$1\"",
@@ -232,7 +232,7 @@ fn an_outside_reducer_that_crashes_hangs_or_grows_the_file_changes_nothing() {
         ("wrong.sh", "echo 1 > \"$1\"", ""),
     ] {
         let sb = lines_sandbox(12);
-        reducer(&sb, name, body);
+        engine(&sb, name, body);
         // The hang waits out the oracle's timeout once (a generous one, as
         // the tests run on loaded machines).
         let out = sb.reduce(&[

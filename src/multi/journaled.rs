@@ -18,7 +18,7 @@ use std::sync::Mutex;
 
 use anyhow::Result;
 
-use crate::cache::{VerdictCache, key_of};
+use crate::engine::cache::{VerdictCache, key_of};
 use crate::interfaces::{Candidate, Fault, Oracle, TestOutcome, Verdict, VerdictLog, Watch};
 use crate::journal::{Journal, Replaying, Resumed};
 use crate::output::Save;

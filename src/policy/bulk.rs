@@ -297,8 +297,8 @@ pub(crate) fn first_proposal_text<S: EditSource>(source: S, units: &crate::units
 mod tests {
     use super::*;
     use crate::configuration::Delta;
+    use crate::engine::Engine;
     use crate::interfaces::{Candidate, Quiet, Verdict};
-    use crate::reducer::Reducer;
     use crate::units::Units;
 
     /// Seeds that each delete one unit.
@@ -334,11 +334,11 @@ mod tests {
                 Verdict::NotInteresting
             }
         };
-        let mut reducer = Reducer::new(&units, &oracle);
+        let mut engine = Engine::new(&units, &oracle);
         let mut policy: Box<dyn Policy> = Box::new(Bulk::new(EveryUnit));
         let full = Configuration::full(units.len());
-        let (result, _) = reducer.run(&mut policy, full, &mut Quiet);
-        (result.kept.iter().collect(), reducer.tests_total())
+        let (result, _) = engine.run(&mut policy, full, &mut Quiet);
+        (result.kept.iter().collect(), engine.tests_total())
     }
 
     #[test]

@@ -163,10 +163,10 @@ mod tests {
     use std::sync::atomic::{AtomicU32, Ordering};
 
     use crate::configuration::Configuration;
+    use crate::engine::Engine;
     use crate::interfaces::{Quiet, Verdict};
     use crate::policy::Policy;
     use crate::policy::flat::FlatPolicy;
-    use crate::reducer::Reducer;
     use crate::units::Units;
 
     #[test]
@@ -181,12 +181,12 @@ mod tests {
                 Verdict::NotInteresting
             }
         };
-        let mut reducer = Reducer::new(&units, &oracle).with_cache(false);
+        let mut engine = Engine::new(&units, &oracle).with_cache(false);
         let mut policy: Box<dyn Policy> = Box::new(FlatPolicy::new(
             Box::new(super::DdMin::new()),
             Arc::new(vec![1; 8]),
         ));
-        let (result, _) = reducer.run(&mut policy, Configuration::full(8), &mut Quiet);
+        let (result, _) = engine.run(&mut policy, Configuration::full(8), &mut Quiet);
         assert_eq!(result.kept.iter().collect::<Vec<_>>(), vec![1, 6]);
         assert_eq!(calls.load(Ordering::SeqCst), 33);
     }

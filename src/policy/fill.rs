@@ -177,8 +177,8 @@ mod tests {
     use std::sync::atomic::{AtomicU32, Ordering};
 
     use super::*;
+    use crate::engine::Engine;
     use crate::interfaces::{Candidate, Quiet, Verdict};
-    use crate::reducer::Reducer;
     use crate::units::UnitKind;
 
     /// Runs the pass over `source` as bytes; returns the result and the
@@ -194,10 +194,10 @@ mod tests {
                 Verdict::NotInteresting
             }
         };
-        let mut reducer = Reducer::new(&units, &oracle).with_cache(false);
+        let mut engine = Engine::new(&units, &oracle).with_cache(false);
         let mut policy: Box<dyn Policy> = Box::new(Fill::new(Arc::clone(&units)));
         let full = Configuration::full(units.len());
-        let (result, _) = reducer.run(&mut policy, full, &mut Quiet);
+        let (result, _) = engine.run(&mut policy, full, &mut Quiet);
         (units.render(&result), calls.load(Ordering::SeqCst))
     }
 

@@ -147,9 +147,9 @@ mod tests {
     use std::sync::Mutex;
 
     use super::*;
+    use crate::engine::Engine;
     use crate::interfaces::{Candidate, Quiet, Verdict};
     use crate::policy::drdd::DrDd;
-    use crate::reducer::Reducer;
     use crate::units::Units;
 
     #[test]
@@ -168,12 +168,12 @@ mod tests {
                 Verdict::NotInteresting
             }
         };
-        let mut reducer = Reducer::new(&units, &oracle).with_cache(false);
+        let mut engine = Engine::new(&units, &oracle).with_cache(false);
         let policy = FlatPolicy::new(Box::new(DrDd::new(None)), Arc::new(vec![1; 7]))
             .by_lines(Arc::clone(&lines));
         assert_eq!(policy.name(), "drdd-lines");
         let mut policy: Box<dyn Policy> = Box::new(policy);
-        let (result, _) = reducer.run(&mut policy, Configuration::full(7), &mut Quiet);
+        let (result, _) = engine.run(&mut policy, Configuration::full(7), &mut Quiet);
         assert_eq!(result.kept.iter().collect::<Vec<_>>(), vec![2, 3]);
         let seen = seen.into_inner().unwrap();
         assert!(!seen.is_empty());
@@ -205,12 +205,12 @@ mod tests {
                 .push((0..7).filter(|&u| c.keeps(u)).collect::<Vec<_>>());
             Verdict::Interesting
         };
-        let mut reducer = Reducer::new(&units, &oracle).with_cache(false);
+        let mut engine = Engine::new(&units, &oracle).with_cache(false);
         let mut policy: Box<dyn Policy> = Box::new(
             FlatPolicy::new(Box::new(DrDd::single_scans(Some(1))), Arc::new(vec![1; 7]))
                 .sparing(Arc::clone(&spared)),
         );
-        let (result, _) = reducer.run(&mut policy, Configuration::full(7), &mut Quiet);
+        let (result, _) = engine.run(&mut policy, Configuration::full(7), &mut Quiet);
         assert_eq!(result.kept.iter().collect::<Vec<_>>(), vec![1, 3, 5, 6]);
         let seen = seen.into_inner().unwrap();
         assert_eq!(seen.len(), 3, "one test per unspared unit: {seen:?}");

@@ -13,6 +13,7 @@
 use std::sync::Arc;
 
 use crate::configuration::Configuration;
+use crate::engine::{Engine, Limits, StopReason};
 use crate::interfaces::{Candidate, Quiet, Strictness, SyntaxFilter, Verdict};
 use crate::languages::Language;
 use crate::policy::format::Style;
@@ -21,7 +22,6 @@ use crate::policy::perses::{PERSES_REPLACEMENT_DEPTH, PersesOptions};
 use crate::policy::registry::{BuildContext, ENTRIES, Role, Tuning};
 use crate::policy::testing::XorShift;
 use crate::policy::{Minimizer, Policy};
-use crate::reducer::{Limits, Reducer, StopReason};
 use crate::syntax::SyntaxCheck;
 use crate::tree::Tree;
 use crate::units::{UnitKind, Units};
@@ -240,17 +240,17 @@ fn run_once(
     filter: Option<&dyn SyntaxFilter>,
 ) -> (Configuration, StopReason) {
     let oracle = |c: &Candidate<'_>| random_verdict(seed, c.bytes);
-    let mut reducer = Reducer::new(units, &oracle)
+    let mut engine = Engine::new(units, &oracle)
         .with_jobs(jobs)
         .with_filter(filter)
         .with_limits(Limits {
             max_tests: Some(MAX_TESTS),
             ..Limits::default()
         });
-    reducer.set_filter(Some(*strictness));
+    engine.set_filter(Some(*strictness));
     let mut policy = policy.clone_box();
-    let (result, reason) = reducer.run(&mut policy, Configuration::full(units.len()), &mut Quiet);
-    assert!(reducer.tests_total() <= MAX_TESTS);
+    let (result, reason) = engine.run(&mut policy, Configuration::full(units.len()), &mut Quiet);
+    assert!(engine.tests_total() <= MAX_TESTS);
     (result, reason)
 }
 

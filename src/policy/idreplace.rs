@@ -259,9 +259,9 @@ impl Policy for IdReplace {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Engine;
     use crate::interfaces::{Candidate, Observer, Verdict};
     use crate::languages::Language;
-    use crate::reducer::Reducer;
     use crate::syntax::SyntaxCheck;
     use crate::tree::parse::parse;
 
@@ -302,16 +302,16 @@ mod tests {
         let mut policy: Box<dyn Policy> =
             Box::new(IdReplace::new(Arc::clone(&tree), Arc::new(units.clone())));
         let mut steps = Steps::default();
-        let mut reducer = Reducer::new(&units, &oracle)
+        let mut engine = Engine::new(&units, &oracle)
             .with_filter(Some(&check))
             .with_cache(false)
             .with_jobs(jobs);
         let start = start.unwrap_or_else(|| Configuration::full(units.len()));
-        let (config, _) = reducer.run(&mut policy, start, &mut steps);
+        let (config, _) = engine.run(&mut policy, start, &mut steps);
         let outcome = Outcome {
             text: String::from_utf8(units.render(&config)).unwrap(),
             steps: steps.0,
-            tests: reducer.tests_total(),
+            tests: engine.tests_total(),
         };
         (outcome, config, tree, units)
     }

@@ -418,10 +418,10 @@ pub(crate) mod testing {
 
     use super::{ElemList, ListMinimizer};
     use crate::configuration::Configuration;
+    use crate::engine::Engine;
     use crate::interfaces::{Candidate, Quiet, Verdict};
     use crate::policy::Policy;
     use crate::policy::flat::FlatPolicy;
-    use crate::reducer::Reducer;
     use crate::units::Units;
 
     /// Reduces `n` units of weight 1 with `minimizer`; see [`run_weighted`].
@@ -434,7 +434,7 @@ pub(crate) mod testing {
     }
 
     /// Reduces one unit per weight with `minimizer` under a [`FlatPolicy`],
-    /// through [`Reducer::run`] with the cache off, judging a candidate by
+    /// through [`Engine::run`] with the cache off, judging a candidate by
     /// `interesting(keeps)` where `keeps(u)` tells whether unit `u` is kept.
     /// Returns the kept units and the number of oracle calls.
     pub(crate) fn run_weighted(
@@ -464,11 +464,11 @@ pub(crate) mod testing {
                 Verdict::NotInteresting
             }
         };
-        let mut reducer = Reducer::new(&units, &oracle)
+        let mut engine = Engine::new(&units, &oracle)
             .with_cache(false)
             .with_jobs(jobs);
         let mut policy: Box<dyn Policy> = Box::new(FlatPolicy::new(minimizer, Arc::new(weights)));
-        let (result, _) = reducer.run(&mut policy, Configuration::full(n), &mut Quiet);
+        let (result, _) = engine.run(&mut policy, Configuration::full(n), &mut Quiet);
         (result.kept.iter().collect(), calls.load(Ordering::SeqCst))
     }
 

@@ -209,8 +209,8 @@ mod tests {
 
     #[test]
     fn records_are_deleted_whole_so_the_framing_holds() {
+        use crate::engine::Engine;
         use crate::interfaces::{Candidate, Quiet, Verdict};
-        use crate::reducer::Reducer;
         use crate::units::UnitKind;
         let datas: Vec<Vec<u8>> = (0..12u8).map(|i| vec![b'a' + i; 3 + i as usize]).collect();
         let refs: Vec<&[u8]> = datas.iter().map(Vec::as_slice).collect();
@@ -226,9 +226,9 @@ mod tests {
         };
         let weights = Arc::new(vec![1; bytes.len()]);
         let mut policy: Box<dyn Policy> = Box::new(Records::new(&units, weights));
-        let mut reducer = Reducer::new(&units, &oracle).with_cache(false);
+        let mut engine = Engine::new(&units, &oracle).with_cache(false);
         let full = Configuration::full(units.len());
-        let (result, _) = reducer.run(&mut policy, full, &mut Quiet);
+        let (result, _) = engine.run(&mut policy, full, &mut Quiet);
         assert_eq!(
             units.render(&result),
             [&b"MAGC\x00\x0aT"[..], &[b'h'; 10]].concat()

@@ -613,9 +613,9 @@ impl Policy for Simplify {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Engine;
     use crate::interfaces::{Candidate, Observer, Strictness, SyntaxFilter, Verdict};
     use crate::languages::Language;
-    use crate::reducer::Reducer;
     use crate::syntax::SyntaxCheck;
     use crate::tree::parse::parse;
 
@@ -691,22 +691,22 @@ mod tests {
             policy: &policy,
             steps: Vec::new(),
         };
-        let mut reducer = Reducer::new(&units, &oracle)
+        let mut engine = Engine::new(&units, &oracle)
             .with_filter(Some(&check))
             .with_cache(false)
             .with_jobs(jobs);
         if hoisting {
-            reducer.set_filter(Some(Strictness::MissingTokensFree));
+            engine.set_filter(Some(Strictness::MissingTokensFree));
         }
         let start = start.unwrap_or_else(|| Configuration::full(units.len()));
         let mut boxed: Box<dyn Policy> = Box::new(policy.clone());
-        let (config, _) = reducer.run(&mut boxed, start, &mut steps);
+        let (config, _) = engine.run(&mut boxed, start, &mut steps);
         let text = String::from_utf8(units.render(&config)).unwrap();
         Outcome {
             config,
             text,
             steps: steps.steps,
-            successes: reducer.phases[0].successes,
+            successes: engine.phases[0].successes,
         }
     }
 

@@ -10,13 +10,13 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use crate::configuration::Configuration;
+use crate::engine::Engine;
 use crate::interfaces::{Candidate, Quiet, Verdict};
 use crate::policy::hdd::{Hdd, HddOptions};
 use crate::policy::perses::{PERSES_REPLACEMENT_DEPTH, Perses, PersesOptions, PersesSchedule};
 use crate::policy::testing::XorShift;
 use crate::policy::tpdd::{TPdd, TPddOptions};
 use crate::policy::{Minimizer, MinimizerSettings, Policy};
-use crate::reducer::Reducer;
 use crate::tree::toy::{NESTED_IF_NODE_TYPES, ToyBuilder};
 use crate::tree::{NodeId, Tree};
 use crate::units::Units;
@@ -75,10 +75,10 @@ fn run_with_cache(
             Verdict::NotInteresting
         }
     };
-    let mut reducer = Reducer::new(units, &oracle)
+    let mut engine = Engine::new(units, &oracle)
         .with_cache(cache)
         .with_jobs(jobs);
-    let (result, _) = reducer.run(&mut policy, start, &mut Quiet);
+    let (result, _) = engine.run(&mut policy, start, &mut Quiet);
     Outcome {
         text: collapse(&units.render(&result)),
         kept: result.kept.iter().collect(),

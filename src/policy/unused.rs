@@ -75,11 +75,11 @@ impl EditSource for Unused {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Engine;
     use crate::interfaces::{Candidate, Quiet, Verdict};
     use crate::languages::Language;
     use crate::policy::Policy;
     use crate::policy::bulk::Bulk;
-    use crate::reducer::Reducer;
 
     /// The text `unused` leaves of `source` for an oracle that wants every
     /// one of `needed` in it, words joined by single spaces, and the tests.
@@ -97,12 +97,12 @@ mod tests {
                 Verdict::NotInteresting
             }
         };
-        let mut reducer = Reducer::new(&units, &oracle);
+        let mut engine = Engine::new(&units, &oracle);
         let full = Configuration::full(units.len());
-        let (result, _) = reducer.run(&mut policy, full, &mut Quiet);
+        let (result, _) = engine.run(&mut policy, full, &mut Quiet);
         let text = String::from_utf8(units.render(&result)).unwrap();
         let words = text.split_whitespace().collect::<Vec<_>>().join(" ");
-        (words, reducer.tests_total())
+        (words, engine.tests_total())
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //!
 //! The same candidate is tested again after a back-off that starts at a
 //! tenth of a second and doubles up to a few seconds, until it runs or the
-//! fault has lasted [`Limits::fault_patience`](crate::reducer::Limits); then
+//! fault has lasted [`Limits::fault_patience`](super::Limits); then
 //! the fault is the loop's to report (it stops the run). A cancel during a
 //! back-off ends the wait at once, as a cancelled test.
 
