@@ -249,6 +249,35 @@ mod tests {
     }
 
     #[test]
+    fn a_misspelled_grammar_key_is_refused_naming_the_file_the_key_and_the_nearest_known_key() {
+        let text = r#"{"description": "x", "seperators": {"array": [","]}}"#;
+        let e = json().apply_data("grammars/json.json", text).unwrap_err();
+        let message = format!("{e:#}");
+        assert!(
+            message.starts_with(
+                r#"grammars/json.json: unknown key "seperators"; did you mean "separators"?"#
+            ),
+            "{message}"
+        );
+        // Inside an entry as well, with where it is.
+        let text = "{\"description\": \"x\",\n \"layout\": {\"blcks\": [\"array\"]}}";
+        let e = json().apply_data("grammars/json.json", text).unwrap_err();
+        let message = format!("{e:#}");
+        let expected =
+            r#"grammars/json.json: unknown key "blcks"; did you mean "blocks"? (line 2, "#;
+        assert!(message.starts_with(expected), "{message}");
+        // A name far from every known one gets the list of them instead.
+        let text = r#"{"description": "x", "colour": true}"#;
+        let e = json().apply_data("grammars/json.json", text).unwrap_err();
+        let message = format!("{e:#}");
+        assert!(message.contains(r#"unknown key "colour""#), "{message}");
+        assert!(
+            message.contains("known: description, separators"),
+            "{message}"
+        );
+    }
+
+    #[test]
     fn a_rule_written_as_a_positional_array_is_refused() {
         // The shape of the files before their rules had named parts.
         let old = r#"{"description": "x", "lists_parse_alone": {"array": ["[", "0", "]"]}}"#;
@@ -276,5 +305,11 @@ mod tests {
         ] {
             assert!(json().apply_data("test.json", bad).is_err(), "{bad}");
         }
+        let text = r#"{"description": "x", "unwraps": {"array": {"brackets": "own_end"}}}"#;
+        let e = json().apply_data("test.json", text).unwrap_err();
+        assert!(
+            format!("{e:#}").contains(r#"unknown value "own_end"; did you mean "own_ends"?"#),
+            "{e:#}"
+        );
     }
 }

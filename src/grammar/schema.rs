@@ -5,7 +5,8 @@
 //! ";"]`) and an empty string could stand for "the node's own ends". Here
 //! every part has a name and a doc comment saying what it means and which
 //! pass uses it, and serde refuses a key the types lack (a typo never
-//! silently disables an entry). `grammar/data.rs` turns a parsed file into grammar facts,
+//! silently disables an entry) while [`parse`] names the nearest known
+//! key. `grammar/data.rs` turns a parsed file into grammar facts,
 //! checking every kind and field it names against the grammar.
 
 use std::collections::BTreeMap;
@@ -492,9 +493,55 @@ from_objects_only!(
     Literal,
 );
 
-/// Parses a data file, `file` naming it in messages.
+/// Parses a data file, `file` naming it in messages. A key the types lack
+/// is refused naming the nearest known key where one is near
+/// (`grammars/c.json: unknown key "seperators"; did you mean
+/// "separators"?`), else listing the known ones.
 pub(crate) fn parse(file: &str, text: &str) -> Result<GrammarFile> {
-    serde_json::from_str(text).map_err(|e| anyhow!("{file}: {e}"))
+    serde_json::from_str(text).map_err(|e| {
+        let at = format!("line {}, column {}", e.line(), e.column());
+        match unknown_name(&e.to_string()) {
+            Some((what, name, known)) => match nearest(&name, &known) {
+                Some(near) => {
+                    anyhow!("{file}: unknown {what} \"{name}\"; did you mean \"{near}\"? ({at})")
+                }
+                None => anyhow!(
+                    "{file}: unknown {what} \"{name}\" ({at}); known: {}",
+                    known.join(", ")
+                ),
+            },
+            None => anyhow!("{file}: {e}"),
+        }
+    })
+}
+
+/// From serde's message for an unknown key or value (``unknown field
+/// `seperators`, expected one of `description`, `separators`, ...``,
+/// ``unknown variant `own_end`, expected `field` or `own_ends` ``): what
+/// is unknown ("key" or "value"), its text and the known ones.
+fn unknown_name(message: &str) -> Option<(&'static str, String, Vec<String>)> {
+    let what = if message.starts_with("unknown field `") {
+        "key"
+    } else if message.starts_with("unknown variant `") {
+        "value"
+    } else {
+        return None;
+    };
+    // The names are the texts between pairs of backticks, the unknown one
+    // first; serde_json's position follows the last.
+    let mut quoted = message.split('`').skip(1).step_by(2).map(str::to_string);
+    let name = quoted.next()?;
+    Some((what, name, quoted.collect()))
+}
+
+/// The known name nearest `name` by edit distance, if it is near enough to
+/// be a misspelling of it (at most a third of its letters, or two, differ).
+fn nearest(name: &str, known: &[String]) -> Option<String> {
+    let (distance, near) = known
+        .iter()
+        .map(|k| (strsim::levenshtein(name, k), k))
+        .min()?;
+    (distance <= (name.len() / 3).max(2)).then(|| near.clone())
 }
 
 #[cfg(test)]
@@ -525,5 +572,13 @@ mod tests {
             "the built-in grammar files are in {}",
             dir.display()
         );
+    }
+
+    #[test]
+    fn a_near_name_is_suggested_and_a_far_one_is_not() {
+        let known = ["separators", "sequences", "optional_tokens"].map(String::from);
+        assert_eq!(nearest("seperators", &known).as_deref(), Some("separators"));
+        assert_eq!(nearest("sequence", &known).as_deref(), Some("sequences"));
+        assert_eq!(nearest("colour", &known), None);
     }
 }
