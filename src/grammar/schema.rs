@@ -4,9 +4,10 @@
 //! positional array (`["declarator", "declaration", "declarator", ",",
 //! ";"]`) and an empty string could stand for "the node's own ends". Here
 //! every part has a name and a doc comment saying what it means and which
-//! pass uses it, and serde refuses a key the types lack (a typo never
-//! silently disables an entry) while [`parse`] names the nearest known
-//! key. `grammar/data.rs` turns a parsed file into grammar facts,
+//! pass uses it, serde refuses a key the types lack (a typo never silently
+//! disables an entry) and [`parse`] names the nearest known key, and the
+//! reference in `grammars/README.md` is checked against these types (a
+//! test below). `grammar/data.rs` turns a parsed file into grammar facts,
 //! checking every kind and field it names against the grammar.
 
 use std::collections::BTreeMap;
@@ -547,7 +548,143 @@ fn nearest(name: &str, known: &[String]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde::de::{Error as _, value::Error};
+    use std::collections::BTreeSet;
     use std::path::Path;
+
+    /// A deserializer that only notes the field names a struct asks for
+    /// (or the variant names of an enum), then fails.
+    struct FieldNames<'a>(&'a mut Vec<&'static str>);
+
+    impl<'de> Deserializer<'de> for FieldNames<'_> {
+        type Error = Error;
+
+        fn deserialize_struct<V: Visitor<'de>>(
+            self,
+            _name: &'static str,
+            fields: &'static [&'static str],
+            _visitor: V,
+        ) -> Result<V::Value, Error> {
+            self.0.extend(fields);
+            Err(Error::custom("field names only"))
+        }
+
+        fn deserialize_enum<V: Visitor<'de>>(
+            self,
+            _name: &'static str,
+            variants: &'static [&'static str],
+            _visitor: V,
+        ) -> Result<V::Value, Error> {
+            self.0.extend(variants);
+            Err(Error::custom("variant names only"))
+        }
+
+        fn deserialize_any<V: Visitor<'de>>(self, _visitor: V) -> Result<V::Value, Error> {
+            Err(Error::custom("not a struct"))
+        }
+
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
+            bytes byte_buf option unit unit_struct newtype_struct seq tuple
+            tuple_struct map identifier ignored_any
+        }
+    }
+
+    /// The field names `deserialize` (a derived deserializer) asks for.
+    fn names<T>(deserialize: impl FnOnce(FieldNames<'_>) -> Result<T, Error>) -> BTreeSet<String> {
+        let mut names = Vec::new();
+        assert!(deserialize(FieldNames(&mut names)).is_err());
+        names.into_iter().map(String::from).collect()
+    }
+
+    /// Every section of the README's reference of keys that documents
+    /// fields, with the types' names for them: `""` for the top-level keys
+    /// (`###` headings), else the key path of a `###` or `####` heading
+    /// (whose `- `name`` bullets are the fields).
+    fn documented_types() -> Vec<(&'static str, BTreeSet<String>)> {
+        vec![
+            ("", names(|d| GrammarFile::deserialize(d))),
+            (
+                "lists_parse_alone",
+                names(|d| ListParsesAlone::deserialize(d)),
+            ),
+            ("aliases", names(|d| Alias::deserialize(d))),
+            (
+                "statement_values",
+                names(|d| StatementValue::deserialize(d)),
+            ),
+            ("hoists", names(|d| Hoist::deserialize(d))),
+            ("member_globals", names(|d| MemberGlobal::deserialize(d))),
+            (
+                "positional_lists",
+                names(|d| PositionalList::deserialize(d)),
+            ),
+            (
+                "parameter_globals",
+                names(|d| ParameterGlobal::deserialize(d)),
+            ),
+            ("unwraps", names(|d| Unwrap::deserialize(d))),
+            ("unwraps.brackets", names(|d| Brackets::deserialize(d))),
+            ("sequences", names(|d| Sequence::deserialize(d))),
+            ("includes", names(|d| Include::deserialize(d))),
+            ("layout", names(|d| Layout::deserialize(d))),
+            ("formatters", names(|d| Formatter::deserialize(d))),
+            ("names", names(|d| Names::deserialize(d))),
+            ("names.bodies", names(|d| Body::deserialize(d))),
+            ("names.literal", names(|d| Literal::deserialize(d))),
+        ]
+    }
+
+    /// The README's reference: each heading's key path (`###` or `####`,
+    /// the path between backticks) with the names of its bullets (lines
+    /// starting ``- `name` ``), and the top-level keys (`###` headings).
+    fn readme_sections(readme: &str) -> (BTreeMap<String, BTreeSet<String>>, BTreeSet<String>) {
+        let reference = &readme[readme.find("\n## Keys\n").expect("a Keys section")..];
+        let reference = &reference[..reference[1..]
+            .find("\n## ")
+            .map_or(reference.len(), |e| e + 1)];
+        let quoted = |line: &str| line.split('`').nth(1).map(str::to_string);
+        let mut sections: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        let mut top = BTreeSet::new();
+        let mut current = None;
+        for line in reference.lines() {
+            if let Some(heading) = line.strip_prefix("### ").or(line.strip_prefix("#### ")) {
+                let path = quoted(heading).expect("a heading names a key between backticks");
+                if line.starts_with("### ") {
+                    top.insert(path.clone());
+                }
+                sections.entry(path.clone()).or_default();
+                current = Some(path);
+            } else if let Some(bullet) = line.strip_prefix("- `")
+                && let Some(section) = &current
+            {
+                let name = bullet.split('`').next().unwrap().to_string();
+                sections.get_mut(section).unwrap().insert(name);
+            }
+        }
+        (sections, top)
+    }
+
+    #[test]
+    fn the_readme_documents_every_key_of_the_types_and_no_other() {
+        let readme = include_str!("../../grammars/README.md");
+        let (mut sections, top) = readme_sections(readme);
+        for (path, fields) in documented_types() {
+            if path.is_empty() {
+                assert_eq!(top, fields, "the README's ### headings against GrammarFile");
+                continue;
+            }
+            let documented = sections.remove(path).unwrap_or_default();
+            assert_eq!(documented, fields, "the README's fields of `{path}`");
+        }
+        // The other sections document a key with no fields of its own.
+        for (path, bullets) in sections {
+            assert!(
+                bullets.is_empty(),
+                "the README documents `{path}`: {bullets:?}"
+            );
+        }
+    }
 
     #[test]
     fn every_grammar_file_parses_into_the_typed_format() {
