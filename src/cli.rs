@@ -877,7 +877,7 @@ impl Cli {
             "node types",
         )?;
         let data = match &self.grammar_data {
-            Some(path) => Some(read(path, "grammar data")?),
+            Some(path) => Some((path.display().to_string(), read(path, "grammar data")?)),
             None => None,
         };
         let name = (!name.is_empty()).then_some(name.as_str());

@@ -8,12 +8,14 @@
 //! (supertypes such as C's `statement` expanded to their subtypes).
 //! Per-language knowledge node-types cannot give (separators, kinds never to
 //! delete, tokens that may go on their own, texts a node may be replaced by)
-//! is layered on top from `grammars/*.json` (`grammar/data.rs`), and
-//! separators are also derived from each tree (`grammar/derive.rs`).
+//! is layered on top from `grammars/*.json` (parsed into the types of
+//! `grammar/schema.rs`, applied by `grammar/data.rs`), and separators are
+//! also derived from each tree (`grammar/derive.rs`).
 
 mod data;
 mod derive;
 pub(crate) mod names;
+pub(crate) mod schema;
 
 use rustc_hash::FxHashMap as HashMap;
 use std::sync::Arc;
@@ -262,7 +264,8 @@ pub struct Grammar {
     /// (`parameter_globals`).
     parameter_globals: HashMap<KindId, ParameterGlobal>,
     /// Kinds that may give way to what their field holds between its first
-    /// and last token (`unwraps`): the field.
+    /// and last token (`unwraps`): the field, empty for the node's own
+    /// first and last tokens.
     unwraps: HashMap<KindId, String>,
     /// Kinds whose separated elements may run one after another instead
     /// (`sequences`): the text each separator gives way to.
@@ -885,15 +888,18 @@ impl Grammar {
     /// Declares that a node of `kind` may give way to the inside of the
     /// node filling its `field` (C++'s `namespace n { int a; }` → `int
     /// a;`): all its tokens but those between that node's first and last.
-    pub(crate) fn add_unwrap(&mut self, kind: &str, field: &str) -> Result<()> {
-        // An empty field: the node's own brackets (Rust's `{B}` in `use a::{B};`).
-        let fields: &[&str] = if field.is_empty() { &[] } else { &[field] };
-        let k = self.kind_with_fields(kind, fields)?;
-        self.unwraps.insert(k, field.to_string());
+    /// Without a field, the node's own first and last tokens are the
+    /// brackets (Rust's `{B}` in `use a::{B};`), stored as an empty field.
+    pub(crate) fn add_unwrap(&mut self, kind: &str, field: Option<&str>) -> Result<()> {
+        let fields: Vec<&str> = field.into_iter().collect();
+        let k = self.kind_with_fields(kind, &fields)?;
+        self.unwraps
+            .insert(k, field.unwrap_or_default().to_string());
         Ok(())
     }
 
-    /// The field whose inside a node of `kind` may give way to (`unwraps`).
+    /// The field whose inside a node of `kind` may give way to (`unwraps`);
+    /// empty for the node's own first and last tokens.
     pub(crate) fn unwrap_field(&self, kind: KindId) -> Option<&str> {
         self.unwraps.get(&kind).map(String::as_str)
     }

@@ -13,7 +13,7 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use crate::grammar::Grammar;
 
@@ -42,6 +42,25 @@ enum Source {
     Loaded(tree_sitter::Language),
 }
 
+/// A data file in the `grammars/` format.
+#[derive(Clone, Copy)]
+struct DataFile {
+    /// Its path, as messages name it (`grammars/c.json`).
+    path: &'static str,
+    /// Its text.
+    text: &'static str,
+}
+
+/// The data file `grammars/<file>` of a built-in language, embedded.
+macro_rules! data_file {
+    ($file:literal) => {
+        DataFile {
+            path: concat!("grammars/", $file),
+            text: include_str!(concat!("../grammars/", $file)),
+        }
+    };
+}
+
 /// One language of the registry.
 struct LanguageDef {
     /// The name `--lang` takes and messages use.
@@ -61,7 +80,7 @@ struct LanguageDef {
     /// `grammars/<name>.json`: what node-types cannot say (none for a
     /// grammar loaded without one: everything comes from node-types and
     /// what the tree shows, see `grammar/derive.rs`).
-    pub data: Option<&'static str>,
+    pub data: Option<DataFile>,
     pub pieces: Pieces,
     /// The grammar facts, built on first use.
     grammar: OnceLock<Grammar>,
@@ -75,7 +94,7 @@ impl LanguageDef {
         extensions: &'static [&'static str],
         ts_language: fn() -> tree_sitter::Language,
         node_types: &'static str,
-        data: &'static str,
+        data: DataFile,
     ) -> Self {
         LanguageDef {
             name,
@@ -125,7 +144,7 @@ static BUILT_IN: [LanguageDef; BUILT_IN_COUNT] = [
         &["c", "h", "i"],
         || tree_sitter_c::LANGUAGE.into(),
         tree_sitter_c::NODE_TYPES,
-        include_str!("../grammars/c.json"),
+        data_file!("c.json"),
     )
     .pieces(Pieces::TopLevelItems),
     LanguageDef::built_in(
@@ -136,7 +155,7 @@ static BUILT_IN: [LanguageDef; BUILT_IN_COUNT] = [
         ],
         || tree_sitter_cpp::LANGUAGE.into(),
         tree_sitter_cpp::NODE_TYPES,
-        include_str!("../grammars/cpp.json"),
+        data_file!("cpp.json"),
     )
     .pieces(Pieces::TopLevelItems),
     LanguageDef::built_in(
@@ -144,7 +163,7 @@ static BUILT_IN: [LanguageDef; BUILT_IN_COUNT] = [
         &["json"],
         || tree_sitter_json::LANGUAGE.into(),
         tree_sitter_json::NODE_TYPES,
-        include_str!("../grammars/json.json"),
+        data_file!("json.json"),
     )
     .pieces(Pieces::Containers)
     .any_case(),
@@ -154,7 +173,7 @@ static BUILT_IN: [LanguageDef; BUILT_IN_COUNT] = [
         &["rs"],
         || tree_sitter_rust::LANGUAGE.into(),
         tree_sitter_rust::NODE_TYPES,
-        include_str!("../grammars/rust.json"),
+        data_file!("rust.json"),
     ),
     #[cfg(feature = "python")]
     LanguageDef::built_in(
@@ -162,7 +181,7 @@ static BUILT_IN: [LanguageDef; BUILT_IN_COUNT] = [
         &["py", "pyi", "pyw"],
         || tree_sitter_python::LANGUAGE.into(),
         tree_sitter_python::NODE_TYPES,
-        include_str!("../grammars/python.json"),
+        data_file!("python.json"),
     )
     .interpreters(&["python", "pypy"]),
     #[cfg(feature = "javascript")]
@@ -171,7 +190,7 @@ static BUILT_IN: [LanguageDef; BUILT_IN_COUNT] = [
         &["js", "mjs", "cjs", "jsx"],
         || tree_sitter_javascript::LANGUAGE.into(),
         tree_sitter_javascript::NODE_TYPES,
-        include_str!("../grammars/javascript.json"),
+        data_file!("javascript.json"),
     )
     .interpreters(&["node", "nodejs"]),
     #[cfg(feature = "typescript")]
@@ -180,7 +199,7 @@ static BUILT_IN: [LanguageDef; BUILT_IN_COUNT] = [
         &["ts", "mts", "cts"],
         || tree_sitter_typescript::LANGUAGE_TYPESCRIPT.into(),
         tree_sitter_typescript::TYPESCRIPT_NODE_TYPES,
-        include_str!("../grammars/typescript.json"),
+        data_file!("typescript.json"),
     ),
     #[cfg(feature = "typescript")]
     LanguageDef::built_in(
@@ -188,7 +207,7 @@ static BUILT_IN: [LanguageDef; BUILT_IN_COUNT] = [
         &["tsx"],
         || tree_sitter_typescript::LANGUAGE_TSX.into(),
         tree_sitter_typescript::TSX_NODE_TYPES,
-        include_str!("../grammars/typescript.json"),
+        data_file!("typescript.json"),
     ),
     #[cfg(feature = "go")]
     LanguageDef::built_in(
@@ -196,7 +215,7 @@ static BUILT_IN: [LanguageDef; BUILT_IN_COUNT] = [
         &["go"],
         || tree_sitter_go::LANGUAGE.into(),
         tree_sitter_go::NODE_TYPES,
-        include_str!("../grammars/go.json"),
+        data_file!("go.json"),
     ),
     #[cfg(feature = "java")]
     LanguageDef::built_in(
@@ -204,7 +223,7 @@ static BUILT_IN: [LanguageDef; BUILT_IN_COUNT] = [
         &["java"],
         || tree_sitter_java::LANGUAGE.into(),
         tree_sitter_java::NODE_TYPES,
-        include_str!("../grammars/java.json"),
+        data_file!("java.json"),
     ),
     #[cfg(feature = "bash")]
     LanguageDef::built_in(
@@ -212,7 +231,7 @@ static BUILT_IN: [LanguageDef; BUILT_IN_COUNT] = [
         &["sh", "bash"],
         || tree_sitter_bash::LANGUAGE.into(),
         tree_sitter_bash::NODE_TYPES,
-        include_str!("../grammars/bash.json"),
+        data_file!("bash.json"),
     )
     .interpreters(&["bash", "sh", "dash"]),
 ];
@@ -286,7 +305,8 @@ impl Language {
 
     /// A language whose grammar is the shared library `library` (as
     /// `tree-sitter build` makes it), with its `node-types.json` text and
-    /// optionally a data file in the `grammars/` format. Its name is
+    /// optionally a data file in the `grammars/` format (the path messages
+    /// name it by, and its text). Its name is
     /// `name`, else the library's (`libtree-sitter-foo.so` is `foo`); the
     /// library must export `tree_sitter_<name>` of an ABI version this
     /// tree-sitter reads. The entry lives as long as the process.
@@ -294,7 +314,7 @@ impl Language {
         library: &Path,
         name: Option<&str>,
         node_types: String,
-        data: Option<String>,
+        data: Option<(String, String)>,
     ) -> Result<Language> {
         let name = match name {
             Some(name) => name.to_string(),
@@ -309,7 +329,10 @@ impl Language {
             interpreters: &[],
             ts_language: Source::Loaded(ts_language),
             node_types: leak(node_types),
-            data: data.map(leak),
+            data: data.map(|(path, text)| DataFile {
+                path: leak(path),
+                text: leak(text),
+            }),
             pieces: Pieces::Whole,
             grammar: OnceLock::new(),
         };
@@ -341,9 +364,7 @@ impl Language {
     fn load_grammar(self) -> Result<Grammar> {
         let mut grammar = Grammar::from_node_types(self.name(), self.node_types())?;
         if let Some(data) = self.0.data {
-            grammar
-                .apply_data(data)
-                .with_context(|| format!("the grammar data of {}", self.name()))?;
+            grammar.apply_data(data.path, data.text)?;
         }
         Ok(grammar)
     }
@@ -433,7 +454,7 @@ impl Language {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::Value;
+    use crate::grammar::schema::{self, Brackets};
 
     #[test]
     fn every_node_kind_named_in_grammars_exists_in_its_grammar() {
@@ -442,162 +463,165 @@ mod tests {
                 .load_grammar()
                 .unwrap_or_else(|e| panic!("{}: {e:#}", lang.name()));
             let bare = Grammar::from_node_types(lang.name(), lang.node_types()).unwrap();
-            let data: Value = serde_json::from_str(lang.0.data.unwrap()).unwrap();
+            let file = lang.0.data.unwrap();
+            let data = schema::parse(file.path, file.text).unwrap();
             // Each named kind and token must exist in the bare grammar.
             let kind_id = |kind: &str| {
                 let k = bare.find_kind(kind, true);
                 assert!(k.is_some(), "{}: no kind `{kind}`", lang.name());
                 k.unwrap()
             };
-            let text = |v: &Value| v.as_str().unwrap().to_string();
+            let token_id = |token: &str| {
+                let k = bare.find_kind(token, false);
+                assert!(k.is_some(), "{}: no token `{token}`", lang.name());
+                k.unwrap()
+            };
             let mut named = 0;
-            for key in ["separators", "optional_tokens"] {
-                let Some(map) = data[key].as_object() else {
-                    continue;
-                };
-                for (parent, tokens) in map {
-                    let p = kind_id(parent);
-                    for t in tokens.as_array().unwrap() {
-                        let t = t.as_str().unwrap();
-                        let s = bare.find_kind(t, false);
-                        assert!(s.is_some(), "{}: no token `{t}`", lang.name());
-                        let s = s.unwrap();
-                        match key {
-                            "separators" => assert!(grammar.is_separator(p, s)),
-                            _ => assert!(grammar.is_optional_token(p, s)),
-                        }
-                        named += 1;
-                    }
+            for (parent, tokens) in &data.separators {
+                for t in tokens {
+                    assert!(grammar.is_separator(kind_id(parent), token_id(t)));
+                    named += 1;
                 }
             }
-            for kind in data["never_delete"].as_array().unwrap() {
-                assert!(grammar.never_deleted(kind_id(&text(kind))));
+            for (parent, tokens) in &data.optional_tokens {
+                for t in tokens {
+                    assert!(grammar.is_optional_token(kind_id(parent), token_id(t)));
+                }
+            }
+            for kind in &data.never_delete {
+                assert!(grammar.never_deleted(kind_id(kind)));
             }
             // Pairs, opening token first.
-            let pairs = data["paired_tokens"].as_array().into_iter().flatten();
-            for (i, token) in pairs.enumerate() {
-                let token = text(token);
-                let k = bare.find_kind(&token, false);
-                assert!(k.is_some(), "{}: no token `{token}`", lang.name());
-                assert!(grammar.is_paired_token(k.unwrap()));
-                assert_eq!(grammar.bracket(k.unwrap()), Some((i / 2, i % 2 == 0)));
+            for (i, token) in data.paired_tokens.iter().enumerate() {
+                let k = token_id(token);
+                assert!(grammar.is_paired_token(k));
+                assert_eq!(grammar.bracket(k), Some((i / 2, i % 2 == 0)));
             }
-            for (kind, texts) in data["lists_parse_alone"].as_object().into_iter().flatten() {
+            for (kind, texts) in &data.lists_parse_alone {
                 let context = grammar.list_context(kind_id(kind)).unwrap();
-                assert_eq!(texts[0].as_str().unwrap().as_bytes(), &context.open[..]);
+                assert_eq!(texts.open.as_bytes(), &context.open[..]);
+                assert_eq!(texts.element.as_bytes(), &context.element[..]);
+                assert_eq!(texts.close.as_bytes(), &context.close[..]);
             }
-            for (kind, fields) in data["aliases"].as_object().into_iter().flatten() {
+            for (kind, alias) in &data.aliases {
                 let k = kind_id(kind);
                 let (name, target) = grammar.alias_fields(k).unwrap();
-                assert_eq!([name, target], [&fields[0], &fields[1]]);
-                for along in &fields.as_array().unwrap()[2..] {
-                    assert!(grammar.alias_along(k).contains(&kind_id(&text(along))));
+                assert_eq!([name, target], [&alias.name, &alias.target]);
+                for with in &alias.with {
+                    assert!(grammar.alias_along(k).contains(&kind_id(with)));
                 }
             }
-            for (kind, rule) in data["statement_values"].as_object().into_iter().flatten() {
+            for (kind, rule) in &data.statement_values {
                 let k = kind_id(kind);
-                for parent in rule["within"].as_array().unwrap() {
-                    let found = grammar.statement_value(k, kind_id(&text(parent))).unwrap();
-                    assert_eq!(found.path.len(), rule["value"].as_array().unwrap().len());
-                    assert_eq!(found.terminator.as_deref(), rule["terminator"].as_str());
-                    assert_eq!(found.joiner.as_deref(), rule["joiner"].as_str());
-                    let keep = rule["keep"].as_array().map_or(0, Vec::len);
-                    assert_eq!(found.keep.len(), keep);
+                for parent in &rule.within {
+                    let found = grammar.statement_value(k, kind_id(parent)).unwrap();
+                    assert_eq!(found.path, rule.value);
+                    assert_eq!(found.terminator, rule.terminator);
+                    assert_eq!(found.joiner, rule.joiner);
+                    assert_eq!(found.keep, rule.keep);
                 }
             }
-            for (kind, parents) in data["hoists"].as_object().into_iter().flatten() {
+            for (kind, hoist) in &data.hoists {
                 let k = kind_id(kind);
-                for parent in parents.as_array().unwrap() {
-                    assert!(grammar.hoists_from(k, kind_id(&text(parent))));
+                for parent in &hoist.within {
+                    assert!(grammar.hoists_from(k, kind_id(parent)));
                 }
             }
-            for (kind, parts) in data["member_globals"].as_object().into_iter().flatten() {
-                assert_eq!(
-                    grammar.member_global(kind_id(kind)).unwrap().declaration,
-                    kind_id(&text(&parts[1]))
-                );
+            for (kind, rule) in &data.member_globals {
+                let found = grammar.member_global(kind_id(kind)).unwrap();
+                assert_eq!(found.member_field, rule.member);
+                assert_eq!(found.declaration, kind_id(&rule.declaration));
+                assert_eq!(found.declarator_field, rule.declarator);
             }
-            for (kind, fields) in data["positional_lists"].as_object().into_iter().flatten() {
+            for (kind, rule) in &data.positional_lists {
                 let (name, list) = grammar.positional_list(kind_id(kind)).unwrap();
-                assert_eq!([name, list], [&fields[0], &fields[1]]);
+                assert_eq!([name, list], [&rule.name, &rule.list]);
             }
-            for (kind, parts) in data["parameter_globals"].as_object().into_iter().flatten() {
-                let rule = grammar.parameter_global(kind_id(kind)).unwrap();
-                assert_eq!(rule.declaration, kind_id(&text(&parts[1])));
-                assert_eq!(rule.separator, parts[3]);
+            for (kind, rule) in &data.parameter_globals {
+                let found = grammar.parameter_global(kind_id(kind)).unwrap();
+                assert_eq!(found.declarator_field, rule.declarator);
+                assert_eq!(found.declaration, kind_id(&rule.declaration));
+                assert_eq!(found.declaration_declarator, rule.declaration_declarator);
+                assert_eq!(found.separator, rule.separator);
+                assert_eq!(found.terminator, rule.terminator);
             }
-            for (kind, parts) in data["includes"].as_object().into_iter().flatten() {
+            for (kind, unwrap) in &data.unwraps {
+                let field = grammar.unwrap_field(kind_id(kind)).unwrap();
+                match &unwrap.brackets {
+                    Brackets::Field(f) => assert_eq!(field, f),
+                    Brackets::OwnEnds => assert_eq!(field, ""),
+                }
+            }
+            for (kind, sequence) in &data.sequences {
+                let text = grammar.sequence_text(kind_id(kind));
+                assert_eq!(text, Some(sequence.separator_becomes.as_str()));
+            }
+            for (kind, include) in &data.includes {
                 let (field, local) = grammar.include(kind_id(kind)).unwrap();
-                assert_eq!(field, parts[0]);
-                assert_eq!(local, kind_id(&text(&parts[1])));
+                assert_eq!(field, include.path);
+                assert_eq!(local, kind_id(&include.local_path));
             }
-            if let Some(layout) = data["layout"].as_object() {
+            if let Some(layout) = &data.layout {
                 let facts = grammar.layout.as_ref().expect("layout facts");
                 let lists = [
-                    ("blocks", &facts.blocks),
-                    ("lines", &facts.lines),
-                    ("lists", &facts.lists),
-                    ("atoms", &facts.atoms),
-                    ("indented", &facts.indented),
-                    ("clauses", &facts.clauses),
+                    ("blocks", &layout.blocks, &facts.blocks),
+                    ("lines", &layout.lines, &facts.lines),
+                    ("lists", &layout.lists, &facts.lists),
+                    ("atoms", &layout.atoms, &facts.atoms),
+                    ("indented", &layout.indented, &facts.indented),
+                    ("clauses", &layout.clauses, &facts.clauses),
                 ];
-                for (key, loaded) in lists {
-                    for kind in layout
-                        .get(key)
-                        .and_then(Value::as_array)
-                        .into_iter()
-                        .flatten()
-                    {
-                        assert!(loaded.contains(&kind_id(&text(kind))), "layout.{key}");
+                for (key, listed, loaded) in lists {
+                    for kind in listed {
+                        assert!(loaded.contains(&kind_id(kind)), "layout.{key}");
                     }
                 }
-                for (key, loaded) in [("spaced", &facts.spaced), ("tight", &facts.tight)] {
-                    for (parent, tokens) in layout
-                        .get(key)
-                        .and_then(Value::as_object)
-                        .into_iter()
-                        .flatten()
-                    {
-                        for t in tokens.as_array().unwrap() {
-                            let token = bare.find_kind(t.as_str().unwrap(), false);
-                            assert!(token.is_some(), "{}: no token {t}", lang.name());
-                            assert!(loaded.contains(&(kind_id(parent), token.unwrap())));
+                for (listed, loaded) in [
+                    (&layout.spaced, &facts.spaced),
+                    (&layout.tight, &facts.tight),
+                ] {
+                    for (parent, tokens) in listed {
+                        for t in tokens {
+                            assert!(loaded.contains(&(kind_id(parent), token_id(t))));
                         }
                     }
                 }
             }
-            for kind in data["implied_tokens"].as_array().into_iter().flatten() {
-                let kind = text(kind);
-                let k = bare.find_kind(&kind, true).or(bare.find_kind(&kind, false));
+            for kind in &data.implied_tokens {
+                let k = bare.find_kind(kind, true).or(bare.find_kind(kind, false));
                 assert!(k.is_some(), "{}: no kind `{kind}`", lang.name());
                 assert!(grammar.is_implied_token(k.unwrap()));
             }
-            for kind in data["identifiers"].as_array().unwrap() {
-                assert!(grammar.is_identifier(kind_id(&text(kind))));
+            for kind in &data.identifiers {
+                assert!(grammar.is_identifier(kind_id(kind)));
             }
-            let names = &data["names"];
-            let listed = |key: &str| names[key].as_array().into_iter().flatten().map(text);
-            for kind in listed("declarations") {
-                assert!(grammar.names.declares(kind_id(&kind)));
-            }
-            for kind in listed("wrappers") {
-                assert!(grammar.names.wraps(kind_id(&kind)));
-            }
-            for kind in listed("statement_lists") {
-                assert!(grammar.names.holds_statements(kind_id(&kind)));
-            }
-            for (kind, field) in names["path_names"].as_object().into_iter().flatten() {
-                assert_eq!(grammar.names.path_name(kind_id(kind)), field.as_str());
-            }
-            for (kind, rule) in names["bodies"].as_object().into_iter().flatten() {
-                let body = grammar.names.body(kind_id(kind)).unwrap();
-                assert_eq!(body.text.as_ref(), text(&rule["text"]).as_bytes());
-                for with in rule["with"].as_array().into_iter().flatten() {
-                    assert!(body.with.contains(&kind_id(&text(with))));
+            if let Some(names) = &data.names {
+                for kind in &names.declarations {
+                    assert!(grammar.names.declares(kind_id(kind)));
+                }
+                for kind in &names.wrappers {
+                    assert!(grammar.names.wraps(kind_id(kind)));
+                }
+                for kind in &names.statement_lists {
+                    assert!(grammar.names.holds_statements(kind_id(kind)));
+                }
+                for (kind, field) in &names.path_names {
+                    assert_eq!(grammar.names.path_name(kind_id(kind)), Some(field.as_str()));
+                }
+                for (kind, rule) in &names.bodies {
+                    let body = grammar.names.body(kind_id(kind)).unwrap();
+                    assert_eq!(body.text.as_ref(), rule.text.as_bytes());
+                    for with in &rule.with {
+                        assert!(body.with.contains(&kind_id(with)));
+                    }
+                }
+                if let Some(literal) = &names.literal {
+                    let (text, kind) = grammar.names.literal.clone().unwrap();
+                    assert_eq!(&text[..], literal.text.as_bytes());
+                    assert_eq!(kind, kind_id(&literal.kind));
                 }
             }
-            let replacements = data["replacements"].as_object().unwrap();
-            for (key, texts) in replacements {
+            for (key, texts) in &data.replacements {
                 let (kind, field) = match key.split_once(" as ") {
                     Some((kind, field)) => (kind.trim(), Some(field.trim())),
                     None => (key.as_str(), None),
@@ -608,22 +632,17 @@ mod tests {
                     .filter(|r| r.field.as_deref() == field)
                     .map(|r| &r.text[..])
                     .collect();
-                let listed: Vec<&[u8]> = texts
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|t| t.as_str().unwrap().as_bytes())
-                    .collect();
+                let listed: Vec<&[u8]> = texts.iter().map(|t| t.as_bytes()).collect();
                 assert_eq!(loaded, listed, "{}: replacements of `{key}`", lang.name());
                 assert!(!listed.is_empty(), "{}: `{key}` lists none", lang.name());
             }
             assert!(
-                !replacements.is_empty(),
+                !data.replacements.is_empty(),
                 "{} has no replacements",
                 lang.name()
             );
             assert!(named > 0, "{} names no separators", lang.name());
-            assert!(data["description"].as_str().is_some_and(|d| d.len() > 40));
+            assert!(data.description.len() > 40);
         }
     }
 

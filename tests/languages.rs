@@ -302,4 +302,29 @@ fn a_bad_grammar_library_is_refused_with_one_line_before_any_test() {
         assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
         assert!(!sb.path().join("ran").exists());
     }
+    // A data file with a misspelled key, named with the key nearest it.
+    sb.write(
+        "data.json",
+        r#"{"description": "JSON data with a typo", "seperators": {"array": [","]}}"#,
+        false,
+    );
+    let out = sb.reduce(&[
+        "--grammar",
+        "./libtree-sitter-json.so",
+        "--node-types",
+        "node-types.json",
+        "--grammar-data",
+        "data.json",
+        "--oracle",
+        "check.sh",
+        "in.txt",
+        "-o",
+        "out",
+    ]);
+    assert_exit(&out, 2);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    let says = r#"data.json: unknown key "seperators"; did you mean "separators"?"#;
+    assert!(stderr.contains(says), "{stderr}");
+    assert!(!sb.path().join("ran").exists());
 }

@@ -12,10 +12,10 @@
 
 use std::sync::Arc;
 
-use anyhow::{Context, Result, bail};
+use anyhow::{Result, bail};
 use rustc_hash::FxHashMap as HashMap;
-use serde_json::Value;
 
+use super::schema::{self, Names};
 use super::{Grammar, KindId};
 
 /// A function body that may give way to a shorter one (`bodies`).
@@ -91,35 +91,12 @@ impl NameFacts {
     }
 }
 
-/// The shape of the `names` entry, for error messages.
-const SHAPE: &str = "`names` must be {\"declarations\": [kinds], \"name_fields\": [fields], \
-     \"value_fields\": [fields], \
-     \"wrappers\": [kinds], \"statement_lists\": [kinds], \"path_names\": {kind: field}, \
-     \"bodies\": {kind: {\"field\": field, \"text\": text, \"with\": [kinds]}}, \
-     \"literal\": [text, kind]}";
-
-/// The keys the `names` entry may have.
-const KEYS: &[&str] = &[
-    "declarations",
-    "name_fields",
-    "value_fields",
-    "wrappers",
-    "statement_lists",
-    "path_names",
-    "bodies",
-    "literal",
-];
-
 impl Grammar {
     /// Applies the `names` entry of a data file (see grammars/README.md).
-    pub(crate) fn apply_names(&mut self, rule: &Value) -> Result<()> {
-        let object = rule.as_object().context(SHAPE)?;
-        if let Some(key) = object.keys().find(|k| !KEYS.contains(&k.as_str())) {
-            bail!("unknown key `names.{key}`");
-        }
-        let kinds = |key: &str| -> Result<Vec<KindId>> {
-            let mut kinds = strings(object.get(key))?
-                .into_iter()
+    pub(crate) fn apply_names(&mut self, rule: &Names) -> Result<()> {
+        let kinds = |list: &[String]| -> Result<Vec<KindId>> {
+            let mut kinds = list
+                .iter()
                 .map(|k| self.named_kind(k))
                 .collect::<Result<Vec<_>>>()?;
             kinds.sort_unstable();
@@ -127,74 +104,53 @@ impl Grammar {
             Ok(kinds)
         };
         let mut facts = NameFacts {
-            declarations: kinds("declarations")?,
-            wrappers: kinds("wrappers")?,
-            statement_lists: kinds("statement_lists")?,
+            declarations: kinds(&rule.declarations)?,
+            wrappers: kinds(&rule.wrappers)?,
+            statement_lists: kinds(&rule.statement_lists)?,
             ..NameFacts::default()
         };
-        for field in strings(object.get("name_fields"))? {
+        for field in &rule.name_fields {
             self.check_fields("names.name_fields", &[field])?;
-            facts.name_fields.push(field.to_string());
+            facts.name_fields.push(field.clone());
         }
-        for field in strings(object.get("value_fields"))? {
+        for field in &rule.value_fields {
             self.check_fields("names.value_fields", &[field])?;
-            facts.value_fields.push(field.to_string());
+            facts.value_fields.push(field.clone());
         }
-        if let Some(map) = object.get("path_names") {
-            for (kind, field) in map.as_object().context(SHAPE)? {
-                let field = field.as_str().context(SHAPE)?;
-                let k = self.kind_with_fields(kind, &[field])?;
-                facts.path_names.insert(k, field.to_string());
-            }
+        for (kind, field) in &rule.path_names {
+            let k = self.kind_with_fields(kind, &[field])?;
+            facts.path_names.insert(k, field.clone());
         }
-        if let Some(rule) = object.get("literal") {
-            let [text, kind] = strings(Some(rule))?[..] else {
-                bail!(SHAPE);
-            };
-            facts.literal = Some((Arc::from(text.as_bytes()), self.named_kind(kind)?));
+        if let Some(literal) = &rule.literal {
+            let kind = self.named_kind(&literal.kind)?;
+            facts.literal = Some((Arc::from(literal.text.as_bytes()), kind));
         }
-        if let Some(map) = object.get("bodies") {
-            for (kind, body) in map.as_object().context(SHAPE)? {
-                let (k, body) = self.body_rule(kind, body)?;
-                facts.bodies.insert(k, body);
-            }
+        for (kind, body) in &rule.bodies {
+            let (k, body) = self.body_rule(kind, body)?;
+            facts.bodies.insert(k, body);
         }
         self.names = facts;
         Ok(())
     }
 
-    /// One `bodies` entry: `{"field": field, "text": text, "with": [kinds]}`.
-    fn body_rule(&self, kind: &str, rule: &Value) -> Result<(KindId, Body)> {
-        let field = rule.get("field").and_then(Value::as_str).context(SHAPE)?;
-        let text = rule.get("text").and_then(Value::as_str).context(SHAPE)?;
-        if text.trim().is_empty() {
+    /// One `bodies` entry, checked against the grammar.
+    fn body_rule(&self, kind: &str, rule: &schema::Body) -> Result<(KindId, Body)> {
+        if rule.text.trim().is_empty() {
             bail!("names.bodies of `{kind}`: the text must not be blank");
         }
-        let k = self.kind_with_fields(kind, &[field])?;
-        let with = strings(rule.get("with"))?
-            .into_iter()
+        let k = self.kind_with_fields(kind, &[&rule.field])?;
+        let with = rule
+            .with
+            .iter()
             .map(|w| self.named_kind(w))
             .collect::<Result<Vec<_>>>()?;
         let body = Body {
-            field: field.to_string(),
-            text: Arc::from(text.as_bytes()),
+            field: rule.field.clone(),
+            text: Arc::from(rule.text.as_bytes()),
             with,
         };
         Ok((k, body))
     }
-}
-
-/// A list of strings, or none when absent.
-fn strings(value: Option<&Value>) -> Result<Vec<&str>> {
-    let Some(value) = value else {
-        return Ok(Vec::new());
-    };
-    value
-        .as_array()
-        .context(SHAPE)?
-        .iter()
-        .map(|v| v.as_str().context(SHAPE))
-        .collect()
 }
 
 #[cfg(test)]
@@ -203,6 +159,11 @@ mod tests {
 
     fn c() -> Grammar {
         Grammar::from_node_types("c", tree_sitter_c::NODE_TYPES).unwrap()
+    }
+
+    /// Applies a `names` entry given as JSON to `g`.
+    fn apply(g: &mut Grammar, names: serde_json::Value) -> Result<()> {
+        g.apply_names(&serde_json::from_value(names)?)
     }
 
     #[test]
@@ -215,7 +176,7 @@ mod tests {
             "statement_lists": ["translation_unit", "compound_statement"],
             "bodies": {"function_definition": {"field": "body", "text": ";"}}
         });
-        g.apply_names(&good).unwrap();
+        apply(&mut g, good).unwrap();
         let f = g.find_kind("function_definition", true).unwrap();
         assert!(g.names.declares(f));
         assert_eq!(&*g.names.body(f).unwrap().text, b";");
@@ -226,10 +187,12 @@ mod tests {
             serde_json::json!({"name_fields": ["declaratr"]}),
             serde_json::json!({"bodies": {"function_definition": {"field": "bdy", "text": ";"}}}),
             serde_json::json!({"bodies": {"function_definition": {"field": "body", "text": " "}}}),
+            serde_json::json!({"literal": {"text": "0", "kind": "number_literl"}}),
+            serde_json::json!({"literal": ["0", "number_literal"]}),
             serde_json::json!({"declaration": ["declaration"]}),
             serde_json::json!(["declaration"]),
         ] {
-            assert!(c().apply_names(&bad).is_err(), "{bad}");
+            assert!(apply(&mut c(), bad.clone()).is_err(), "{bad}");
         }
     }
 }
