@@ -140,7 +140,11 @@ fn restart_note(report: &RunReport) -> String {
         return String::new();
     };
     let tests = report.oracle_calls().saturating_sub(r.tests_before);
-    let rounds = format!("{} restart{}", r.restarts, if r.restarts == 1 { "" } else { "s" });
+    let rounds = format!(
+        "{} restart{}",
+        r.restarts,
+        if r.restarts == 1 { "" } else { "s" }
+    );
     if (report.units_after, report.bytes_after) < (r.units_before, r.bytes_before) {
         format!(
             "; --restart ({rounds}, {tests} tests) gained {} units, {} bytes",

@@ -263,107 +263,131 @@ impl<'a> Stages<'a> {
         progress: &mut Progress,
         run: &mut Run<'_>,
     ) -> Result<Best> {
-        let mut reparsed: Option<Plan> = None;
-        let mut stage_text = source.to_vec();
-        // A round's tree phase runs while the last one changed something.
-        let mut tree_phase = true;
-        // Whether the closing scan has deleted something.
-        let mut lenient_deleted = false;
+        let mut state = StageState {
+            plan: None,
+            text: source.to_vec(),
+            tree_phase: true,
+            scanned: false,
+        };
         loop {
-            let stage = reparsed.as_ref().unwrap_or(plan);
-            let (mut engine, units) = self.engine_for(stage, run);
-            let mut observer = SaveAndShow {
-                keeper: &mut run.keeper,
-                progress: &mut *progress,
-                units,
-                oracle: self.oracle,
-                interrupt: self.limits.interrupt.as_deref(),
-                messages: self.messages,
-            };
-            let full = Configuration::full(units.len());
-            let ran_tree_phase = tree_phase;
-            let (mut result, mut reason, tree_changed) =
-                stage.run_rounds(&mut engine, full, &mut observer, tree_phase);
-            tree_phase = tree_changed;
-            let mut bytes = units.render(&result);
-            let mut again = reason == StopReason::Finished
-                && stage.reparses_between_rounds()
-                && bytes != stage_text;
-            // A round without the tree phase found nothing: the rounds
-            // end only once the tree phase, too, finds nothing on this
-            // text, as it would in a run starting from it.
-            if !again
-                && !ran_tree_phase
-                && reason == StopReason::Finished
-                && stage.reparses_between_rounds()
-            {
-                (again, tree_phase) = (true, true);
-            }
-            // The grammar's rounds are over: a text they left mostly in
-            // parse errors also gets the blocks' rounds, as a run starting
-            // from it would (so that a second run changes nothing).
-            // Not after the closing scan deleted something: its deletions
-            // may leave parse errors a compiler takes (`f() {}`), which are
-            // the result, not a text the grammar cannot read.
-            let mut blocks = None;
-            if !again && !lenient_deleted && reason == StopReason::Finished {
-                blocks = self.blocks_after(strategy, stage, &bytes)?;
-                again = blocks.is_some();
-            }
-            let mut shrunk_outside = false;
-            if !again && reason == StopReason::Finished {
-                match self.passes.run(&mut engine, &bytes) {
-                    Ok(Some(better)) => (bytes, again, shrunk_outside) = (better, true, true),
-                    Ok(None) => {}
-                    Err(stop) => reason = stop,
+            let owned = state.plan.take();
+            let stage = owned.as_ref().unwrap_or(plan);
+            let (next, best) = self.run_stage(strategy, stage, &mut state, progress, run)?;
+            let fell_back = stage.fell_back_to_blocks().is_some();
+            let outside = matches!(next, Next::Outside);
+            let bytes = best.bytes;
+            let plan = match next {
+                Next::Done => {
+                    return Ok(Best { bytes, ..best });
                 }
-            }
-            if !again && reason == StopReason::Finished {
-                (result, reason, again) = self.close(stage, &mut engine, result, &mut observer);
-                lenient_deleted |= again;
-                bytes = units.render(&result);
-            }
-            if let Some(err) = run.keeper.save_error.take() {
-                return Err(err);
-            }
-            run.carried = Some(engine.into_carried());
-            if !again {
-                return Ok(Best {
-                    bytes,
-                    units: result.len(),
-                    reason,
-                });
-            }
+                Next::Blocks(plan) => plan,
+                Next::Round | Next::Outside if fell_back => {
+                    Plan::new(strategy, self.lang, bytes.clone())?
+                }
+                Next::Round | Next::Outside => {
+                    Plan::on_grammar(strategy, self.lang, bytes.clone())?.for_a_later_round()
+                }
+            };
             // Blocks go on until the grammar's tree takes over (a round
             // after blocks is the first on it); once on the tree, the run
             // stays there.
-            let fell_back = stage.fell_back_to_blocks().is_some();
-            let next = match blocks {
-                Some(plan) => plan,
-                None if fell_back => Plan::new(strategy, self.lang, bytes.clone())?,
-                None => Plan::on_grammar(strategy, self.lang, bytes.clone())?.for_a_later_round(),
-            };
-            tree_phase |= fell_back || next.fell_back_to_blocks().is_some();
-            if shrunk_outside {
-                tree_phase = true;
-                self.keep_outside(&next, &bytes, progress, run);
+            state.tree_phase |= fell_back || plan.fell_back_to_blocks().is_some();
+            if outside {
+                state.tree_phase = true;
+                self.keep_outside(&plan, &bytes, progress, run);
             }
-            reparsed = Some(next);
-            stage_text = bytes;
+            state.plan = Some(plan);
+            state.text = bytes;
         }
+    }
+
+    /// Runs a stage's rounds, then decides what comes next, in this
+    /// order: another round if they changed the text, or if the last one
+    /// left the tree phase out (the rounds end only once the tree phase,
+    /// too, finds nothing on this text, as in a run starting from it); the
+    /// blocks' rounds if the grammar's left the text mostly in parse
+    /// errors; a new stage if an outside pass shrinks the result; else the
+    /// closing phases, and another round if their scan deleted tokens.
+    /// The stage's result goes with the next step.
+    fn run_stage(
+        &self,
+        strategy: &Strategy,
+        stage: &Plan,
+        state: &mut StageState,
+        progress: &mut Progress,
+        run: &mut Run<'_>,
+    ) -> Result<(Next, Best)> {
+        let (mut engine, units) = self.engine_for(stage, run);
+        let mut observer = SaveAndShow {
+            keeper: &mut run.keeper,
+            progress: &mut *progress,
+            units,
+            oracle: self.oracle,
+            interrupt: self.limits.interrupt.as_deref(),
+            messages: self.messages,
+        };
+        let full = Configuration::full(units.len());
+        let ran_tree_phase = state.tree_phase;
+        let (mut result, mut reason, tree_changed) =
+            stage.run_rounds(&mut engine, full, &mut observer, state.tree_phase);
+        state.tree_phase = tree_changed;
+        let mut bytes = units.render(&result);
+        let reparses = stage.reparses_between_rounds();
+        let next = if reason != StopReason::Finished {
+            Next::Done
+        } else if reparses && bytes != state.text {
+            Next::Round
+        } else if reparses && !ran_tree_phase {
+            state.tree_phase = true;
+            Next::Round
+        } else if let Some(plan) = self.blocks_after(strategy, stage, &bytes, state.scanned)? {
+            Next::Blocks(plan)
+        } else {
+            match self.passes.run(&mut engine, &bytes) {
+                Ok(Some(better)) => {
+                    bytes = better;
+                    Next::Outside
+                }
+                Err(stop) => {
+                    reason = stop;
+                    Next::Done
+                }
+                Ok(None) => {
+                    let scanned;
+                    (result, reason, scanned) =
+                        self.close(stage, &mut engine, result, &mut observer);
+                    state.scanned |= scanned;
+                    bytes = units.render(&result);
+                    if scanned { Next::Round } else { Next::Done }
+                }
+            }
+        };
+        if let Some(err) = run.keeper.save_error.take() {
+            return Err(err);
+        }
+        run.carried = Some(engine.into_carried());
+        let best = Best {
+            bytes,
+            units: result.len(),
+            reason,
+        };
+        Ok((next, best))
     }
 
     /// The plan of text blocks for `bytes` when the grammar's rounds of
     /// `stage` are over and left it mostly in parse errors, as a run
     /// starting from it would reduce it (so that a second run changes
-    /// nothing); `None` otherwise.
+    /// nothing); `None` otherwise, and once the closing scan has deleted
+    /// something: its deletions may leave parse errors a compiler takes
+    /// (`f() {}`), which are the result, not a text the grammar cannot read.
     fn blocks_after(
         &self,
         strategy: &Strategy,
         stage: &Plan,
         bytes: &[u8],
+        scanned: bool,
     ) -> Result<Option<Plan>> {
-        if !stage.reparses_between_rounds() || stage.fell_back_to_blocks().is_some() {
+        if scanned || !stage.reparses_between_rounds() || stage.fell_back_to_blocks().is_some() {
             return Ok(None);
         }
         let plan = Plan::new(strategy, self.lang, bytes.to_vec())?;
@@ -436,6 +460,32 @@ impl<'a> Stages<'a> {
         };
         (engine, units)
     }
+}
+
+/// Where the stages of a run stand.
+struct StageState {
+    /// The plan of the next stage (`None`: the run's first plan).
+    plan: Option<Plan>,
+    /// The text the next stage starts from.
+    text: Vec<u8>,
+    /// Whether the next round runs the tree phase: a round whose tree
+    /// phase changed nothing is followed by one without it.
+    tree_phase: bool,
+    /// Whether the closing scan has deleted something.
+    scanned: bool,
+}
+
+/// What comes after a stage's rounds ([`Stages::run_stage`]).
+enum Next {
+    /// Another round, on a fresh parse of the stage's result.
+    Round,
+    /// The grammar's rounds left the text mostly in parse errors: the
+    /// blocks' rounds, as a run starting from it would have them.
+    Blocks(Plan),
+    /// An outside pass shrank the result: a new stage on its text.
+    Outside,
+    /// The run is over.
+    Done,
 }
 
 /// Oracle tests run so far.

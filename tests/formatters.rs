@@ -21,9 +21,12 @@ fn installed_formatter(lang: &str) -> Vec<String> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|argv| -> Vec<String> {
-            let argv = argv.as_array().unwrap().iter();
-            argv.map(|a| a.as_str().unwrap().to_string()).collect()
+        .map(|formatter| -> Vec<String> {
+            let program = formatter["program"].as_str().unwrap().to_string();
+            let arguments = formatter["arguments"].as_array().unwrap().iter();
+            std::iter::once(program)
+                .chain(arguments.map(|a| a.as_str().unwrap().to_string()))
+                .collect()
         })
         .find(|argv| on_path(&argv[0]))
         .unwrap_or_else(|| panic!("no formatter for {lang} installed (scripts/test-tools.sh)"))

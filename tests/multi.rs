@@ -24,7 +24,7 @@ fn copy_tree(from: &Path, to: &Path) {
 }
 
 /// A sandbox holding `fixtures/<name>`'s tree.
-fn sandbox_with(name: &str) -> Sandbox {
+pub(crate) fn sandbox_with(name: &str) -> Sandbox {
     let sb = Sandbox::new();
     let src = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures")

@@ -14,6 +14,7 @@ mod layout;
 mod multi;
 mod names;
 mod oracle;
+mod recheck;
 mod reliability;
 mod run_features;
 mod text;
