@@ -280,7 +280,7 @@ impl<'a> Stages<'a> {
                 Next::Done => {
                     return Ok(Best { bytes, ..best });
                 }
-                Next::Blocks(plan) => plan,
+                Next::Blocks(plan) => *plan,
                 Next::Round | Next::Outside if fell_back => {
                     Plan::new(strategy, self.lang, bytes.clone())?
                 }
@@ -341,7 +341,7 @@ impl<'a> Stages<'a> {
             state.tree_phase = true;
             Next::Round
         } else if let Some(plan) = self.blocks_after(strategy, stage, &bytes, state.scanned)? {
-            Next::Blocks(plan)
+            Next::Blocks(Box::new(plan))
         } else {
             match self.passes.run(&mut engine, &bytes) {
                 Ok(Some(better)) => {
@@ -481,7 +481,7 @@ enum Next {
     Round,
     /// The grammar's rounds left the text mostly in parse errors: the
     /// blocks' rounds, as a run starting from it would have them.
-    Blocks(Plan),
+    Blocks(Box<Plan>),
     /// An outside pass shrank the result: a new stage on its text.
     Outside,
     /// The run is over.
