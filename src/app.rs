@@ -56,9 +56,6 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
     // Everything that can be checked before the first test is checked now.
     let script = usable_oracle(settings)?;
     let input = Input::read(settings)?;
-    if input.files.is_some() {
-        refuse_single_file_flags(settings)?;
-    }
     let earlier = EarlierRun::find(settings, &input, &script)?;
     if let Some(line) = earlier.resuming_line() {
         say(&line);
@@ -277,26 +274,6 @@ fn keep_confirmed(reduced: &mut Reduced, settings: &Settings, input: &Input) {
     };
     reduced.units = plan.map_or(0, |plan| plan.units().len());
     reduced.reason = StopReason::Flaky;
-}
-
-/// Refuses the run-level flags that work on one file's text (a history
-/// of it, outside reducers and proposals given it, restarts from it) for
-/// several files: exit 2, naming the flag.
-fn refuse_single_file_flags(settings: &Settings) -> Result<()> {
-    let flags = [
-        (settings.history.is_some(), "--history"),
-        (settings.restart, "--restart"),
-        (!settings.reduce_with.is_empty(), "--reduce-with"),
-        (!settings.propose_with.is_empty(), "--propose-with"),
-        (settings.llm.is_some(), "--llm-url"),
-    ];
-    match flags.iter().find(|(given, _)| *given) {
-        Some((_, flag)) => Err(failure(
-            exit::USAGE,
-            format!("{flag} works on a single file, not on several; drop it or reduce one file"),
-        )),
-        None => Ok(()),
-    }
 }
 
 /// The plan of the run's first stage: the input's, or, for several

@@ -983,6 +983,7 @@ impl Cli {
                 ));
             }
         }
+        self.refuse_single_file_flags()?;
         if self
             .launcher
             .as_deref()
@@ -993,6 +994,29 @@ impl Cli {
             );
         }
         Ok(max_time)
+    }
+
+    /// Refuses the run-level flags that work on one file's text (a history
+    /// of it, outside reducers and proposals given it, restarts from it) for
+    /// several files: exit 2, naming the flag.
+    fn refuse_single_file_flags(&self) -> Result<()> {
+        let several = self.input.len() > 1 || self.input.first().is_some_and(|p| p.is_dir());
+        let flags = [
+            (self.history.is_some(), "--history"),
+            (self.restart && !self.no_restart, "--restart"),
+            (!self.reduce_with.is_empty(), "--reduce-with"),
+            (!self.propose_with.is_empty(), "--propose-with"),
+            (self.llm_url.is_some(), "--llm-url"),
+        ];
+        match flags.iter().find(|(given, _)| *given && several) {
+            Some((_, flag)) => Err(failure(
+                exit::USAGE,
+                format!(
+                    "{flag} works on a single file, not on several; drop it or reduce one file"
+                ),
+            )),
+            None => Ok(()),
+        }
     }
 
     /// The algorithm and its tuning.

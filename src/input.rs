@@ -94,6 +94,9 @@ impl Input {
     fn read_files(settings: &Settings) -> Result<Input> {
         let set = FileSet::read(&settings.inputs, &settings.exclude, settings.lang)
             .map_err(|e| failure(exit::USAGE, format!("{e:#}")))?;
+        for member in &set.members {
+            settings.check_for(member.lang)?;
+        }
         let source = set.archive();
         let limit = max_input_bytes()?;
         if source.len() as u64 > limit {
@@ -295,16 +298,7 @@ fn choose_language(settings: &Settings, source: &[u8]) -> Result<Lang> {
             },
         );
     }
-    let algo = settings.strategy.algo;
-    if algo.needs_tree && lang == Lang::Bytes {
-        let grammars: Vec<&str> = Language::all().map(Language::name).collect();
-        bail!(
-            "--algo {} needs a parse tree, but the input is {} (use --lang {}|text, or a list algorithm)",
-            algo.name,
-            lang.name(),
-            grammars.join("|")
-        );
-    }
+    settings.check_for(lang)?;
     Ok(lang)
 }
 

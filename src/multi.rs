@@ -31,6 +31,7 @@ use crate::pipeline::{Plan, Strategy};
 use crate::policy::registry::Role;
 use crate::progress::Progress;
 use crate::stages::{Reduced, Stages};
+use crate::units::UnitKind;
 use journaled::Journaled;
 
 /// The pool stage's plan over `archive` at `grain`.
@@ -41,14 +42,14 @@ pub(crate) fn pool_plan(
     grain: Grain,
 ) -> Result<Plan> {
     let units = pool_units(archive.to_vec(), set, grain)?;
-    let name = match grain {
-        Grain::Files => "file",
-        Grain::Items => "item",
+    let unit = match grain {
+        Grain::Files => UnitKind::File,
+        Grain::Items => UnitKind::Item,
     };
     Ok(Plan::over_units(
         strategy,
         units,
-        name,
+        unit,
         Box::new(ArchiveCheck),
     ))
 }

@@ -11,7 +11,7 @@
 
 use std::sync::Arc;
 
-use anyhow::{Result, bail};
+use anyhow::Result;
 
 use crate::configuration::Configuration;
 use crate::engine::{Engine, StopReason};
@@ -55,7 +55,8 @@ impl Default for Strategy {
 /// What will run, and on what.
 pub struct Plan {
     algo: &'static Entry,
-    unit_name: &'static str,
+    /// What the units are.
+    unit: UnitKind,
     syntax: Option<Box<dyn SyntaxFilter>>,
     phases: Vec<&'static Entry>,
     /// Repeat the phases while a round removes something.
@@ -116,6 +117,39 @@ pub(crate) enum Closing {
     Finishing,
 }
 
+/// What [`cut`] gives: the units, their kind, the tree over them and the
+/// syntax filter.
+type Cut = (
+    Units,
+    UnitKind,
+    Option<Arc<crate::tree::Tree>>,
+    Option<Box<dyn SyntaxFilter>>,
+);
+
+/// The units `parsed` is cut into for `strategy` on `lang` (after any fall
+/// back to text), their kind, the tree over them and the syntax filter.
+/// The flags were checked against the language before
+/// (`Settings::check_for`).
+fn cut(strategy: &Strategy, lang: Lang, parsed: Parsed) -> Cut {
+    match (lang, flat_units(strategy.unit, lang), parsed) {
+        (Lang::Tree(l), _, Parsed::Tree(tree, units)) => {
+            let syntax: Box<dyn SyntaxFilter> = Box::new(crate::syntax::SyntaxCheck::for_input(
+                l,
+                units.source(),
+                tree.parse_errors,
+            ));
+            (units, UnitKind::Token, Some(Arc::new(*tree)), Some(syntax))
+        }
+        (Lang::Text, _, Parsed::Text(source)) if builds_tree(strategy, lang) => {
+            let (tree, units) = crate::tree::blocks::build(source);
+            (units, UnitKind::Token, Some(Arc::new(tree)), None)
+        }
+        (_, _, Parsed::Tree(..)) => unreachable!("only a grammar's language is parsed"),
+        (_, Some(kind), Parsed::Text(source)) => (Units::flat(source, kind), kind, None, None),
+        (_, None, _) => unreachable!("flat units are chosen for inputs without a grammar"),
+    }
+}
+
 /// The input as a plan gets it: parsed by its grammar, or still text.
 enum Parsed {
     Tree(Box<crate::tree::Tree>, Units),
@@ -164,6 +198,16 @@ fn flat_units(unit: Option<UnitKind>, lang: Lang) -> Option<UnitKind> {
         (Some(kind), _) => Some(kind),
         (None, Lang::Text) => Some(UnitKind::Token),
         (None, Lang::Bytes) => Some(UnitKind::Byte),
+    }
+}
+
+/// The units a run of `strategy` on `lang` cuts: a tree's leaves are
+/// tokens (a grammar's, or text blocks'), else the flat units asked for or
+/// that the input gets.
+pub(crate) fn unit_of(strategy: &Strategy, lang: Lang) -> UnitKind {
+    match flat_units(strategy.unit, lang) {
+        Some(kind) if !builds_tree(strategy, lang) => kind,
+        _ => UnitKind::Token,
     }
 }
 
@@ -239,28 +283,7 @@ impl Plan {
         // parse, so that once the text parses the grammar's tree takes over.
         let repeat = repeat || (auto && fell_back.is_some());
         let flat_kind = flat_units(strategy.unit, lang);
-        let (units, unit_name, tree, syntax) = match (lang, flat_kind, parsed) {
-            (Lang::Tree(l), _, Parsed::Tree(tree, units)) => {
-                let syntax: Box<dyn SyntaxFilter> = Box::new(
-                    crate::syntax::SyntaxCheck::for_input(l, units.source(), tree.parse_errors),
-                );
-                (units, "token", Some(Arc::new(*tree)), Some(syntax))
-            }
-            (Lang::Text, _, Parsed::Text(source)) if builds_tree(strategy, lang) => {
-                let (tree, units) = crate::tree::blocks::build(source);
-                (units, "token", Some(Arc::new(tree)), None)
-            }
-            (_, _, Parsed::Tree(..)) => unreachable!("only a grammar's language is parsed"),
-            (_, Some(kind), Parsed::Text(source)) if !algo.needs_tree => {
-                (Units::flat(source, kind), kind.name(), None, None)
-            }
-            (_, Some(kind), _) => bail!(
-                "--algo {} works on a tree whose leaves are tokens, not {}s; drop --unit",
-                algo.name,
-                kind.name()
-            ),
-            (_, None, _) => unreachable!("flat units are chosen for inputs without a grammar"),
-        };
+        let (units, unit, tree, syntax) = cut(strategy, lang, parsed);
         // Text without a grammar: blocks first, then lines, then the tokens left.
         if auto && lang == Lang::Text && flat_kind == Some(UnitKind::Token) {
             phases.insert(1, &registry::LINES);
@@ -273,16 +296,7 @@ impl Plan {
         };
         let compact = strategy.tuning.format == Style::Compact;
         // The default pipeline tidies the whitespace deletions leave behind.
-        let format = compact || (auto && unit_name == "token");
-        if strategy.rename && tree.is_none() {
-            bail!("--rename needs a language with a grammar (C); drop --rename or --unit");
-        }
-        if compact && unit_name != "token" {
-            bail!(
-                "--format compact needs token units (a grammar's or text's), not {unit_name}s; \
-                 drop --unit or --format"
-            );
-        }
+        let format = compact || (auto && unit == UnitKind::Token);
         let hoists = tree.as_ref().is_some_and(|t| t.grammar.has_hoists());
         let closing = [
             finish_lenient.then_some(&registry::LENIENT_SCAN),
@@ -307,7 +321,7 @@ impl Plan {
         context.tuning = strategy.tuning;
         Ok(Plan {
             algo,
-            unit_name,
+            unit,
             syntax,
             phases,
             repeat,
@@ -322,7 +336,7 @@ impl Plan {
     pub(crate) fn over_units(
         strategy: &Strategy,
         units: Units,
-        unit_name: &'static str,
+        unit: UnitKind,
         syntax: Box<dyn SyntaxFilter>,
     ) -> Plan {
         let mut context = BuildContext::new(None, Arc::new(units));
@@ -331,7 +345,7 @@ impl Plan {
         // The default pipeline's role keeps the filter on whatever `--algo` is.
         Plan {
             algo: &registry::AUTO,
-            unit_name,
+            unit,
             syntax: Some(syntax),
             phases: vec![&registry::DRDD],
             repeat: false,
@@ -359,8 +373,9 @@ impl Plan {
         &self.context.units
     }
 
-    pub(crate) fn unit_name(&self) -> &'static str {
-        self.unit_name
+    /// What the units are.
+    pub(crate) fn unit(&self) -> UnitKind {
+        self.unit
     }
 
     /// The share of the input in parse-error regions, when that made the

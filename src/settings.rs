@@ -9,9 +9,12 @@ use std::time::Duration;
 
 use anyhow::{Context, Result, bail};
 
-use crate::languages::Lang;
+use crate::exit::{self, failure};
+use crate::languages::{Lang, Language};
 use crate::oracle::RunSpec;
-use crate::pipeline::Strategy;
+use crate::pipeline::{self, Strategy};
+use crate::policy::format::Style;
+use crate::units::UnitKind;
 
 /// One run's settings.
 #[derive(Clone, Debug)]
@@ -132,6 +135,46 @@ impl Settings {
     pub(crate) fn reads_stdin(&self) -> bool {
         self.input.as_os_str() == "-"
     }
+
+    /// Refuses flags that do not fit an input in `lang` (once the input is
+    /// read, its language is known), exit 2: the last of the flag checks,
+    /// all made here and in `cli.rs`, so that planning never checks a flag.
+    pub(crate) fn check_for(&self, lang: Lang) -> Result<()> {
+        check_strategy(&self.strategy, lang).map_err(|e| failure(exit::USAGE, format!("{e:#}")))
+    }
+}
+
+/// [`Settings::check_for`]'s checks.
+fn check_strategy(strategy: &Strategy, lang: Lang) -> Result<()> {
+    let algo = strategy.algo;
+    let unit = pipeline::unit_of(strategy, lang);
+    if algo.needs_tree && lang == Lang::Bytes {
+        let grammars: Vec<&str> = Language::all().map(Language::name).collect();
+        bail!(
+            "--algo {} needs a parse tree, but the input is {} (use --lang {}|text, or a list algorithm)",
+            algo.name,
+            lang.name(),
+            grammars.join("|")
+        );
+    }
+    if algo.needs_tree && unit != UnitKind::Token {
+        bail!(
+            "--algo {} works on a tree whose leaves are tokens, not {}s; drop --unit",
+            algo.name,
+            unit.name()
+        );
+    }
+    if strategy.rename && !pipeline::builds_tree(strategy, lang) {
+        bail!("--rename needs a language with a grammar (C); drop --rename or --unit");
+    }
+    if strategy.tuning.format == Style::Compact && unit != UnitKind::Token {
+        bail!(
+            "--format compact needs token units (a grammar's or text's), not {}s; \
+             drop --unit or --format",
+            unit.name()
+        );
+    }
+    Ok(())
 }
 
 /// The wave width when `--wave` is not given: `jobs` from

@@ -354,21 +354,34 @@ impl SyntaxCheck {
             None => root.child(root.child_count().checked_sub(1)?),
         };
         // C's `struct s { ... }` and its `;` are two children of the root.
-        let start = child_at_or_before(edit.start).map_or(0, |mut child| {
+        fn first_of_item(mut child: tree_sitter::Node<'_>) -> tree_sitter::Node<'_> {
             while !child.is_named()
                 && let Some(before) = child.prev_sibling()
             {
                 child = before;
             }
-            child.start_byte()
-        });
-        let old_end = child_at_or_before(edit.last_old_byte()).map_or(edit.old_end, |mut child| {
+            child
+        }
+        fn last_of_item(mut child: tree_sitter::Node<'_>) -> tree_sitter::Node<'_> {
             while let Some(after) = child.next_sibling()
                 && !after.is_named()
             {
                 child = after;
             }
-            child.end_byte().max(edit.old_end)
+            child
+        }
+        // One whole item the edit leaves alone on either side goes with
+        // the stretch: an edit may join the items it touches to their
+        // neighbours (`int ;` `f() {}` minus the `;` is `int f() {}`), and
+        // the stretch must parse as the whole text would around it.
+        let start = child_at_or_before(edit.start).map_or(0, |child| {
+            let item = first_of_item(child);
+            item.prev_sibling().map_or(item, first_of_item).start_byte()
+        });
+        let old_end = child_at_or_before(edit.last_old_byte()).map_or(edit.old_end, |child| {
+            let item = last_of_item(child);
+            let padded = item.next_sibling().map_or(item, last_of_item);
+            padded.end_byte().max(edit.old_end)
         });
         let end = edit.to_new(old_end);
         (end - start <= LOCAL_CHECK_MAX).then_some(start..end)
@@ -439,13 +452,12 @@ impl SyntaxCheck {
 
 impl SyntaxFilter for SyntaxCheck {
     fn accepts(&self, bytes: &[u8]) -> bool {
-        // A stretch that parses means no errors at all. One that does not
-        // settles nothing: an edit that joins two items (`int ;` `f()
-        // {}` minus the `;`) leaves a stretch that does not parse alone in
-        // a text that parses, and which stretch is cut depends on the
-        // committed text, so its answer would depend on the path taken.
-        if self.local_verdict(bytes) == Some(true) {
-            return true;
+        // A stretch that parses means no errors at all; one that does not
+        // settles it only when no error is allowed.
+        if let Some(verdict) = self.local_verdict(bytes)
+            && (verdict || self.max_errors() == 0)
+        {
+            return verdict;
         }
         let Some(tree) = self.parse(bytes) else {
             return false;
@@ -678,14 +690,14 @@ mod tests {
     }
 
     #[test]
-    fn an_edit_that_joins_two_items_is_judged_by_the_whole_parse_whatever_the_committed_text() {
+    fn an_edit_that_joins_two_items_is_judged_with_the_items_around_them() {
         // Deleting the `;` joins `int` to the function after it: the
-        // stretch around the edit, `int `, does not parse alone, the
-        // candidate does (a whole parse, as with any other committed text).
+        // stretch around the edit, `int `, does not parse alone; with the
+        // item after it, it does, as the whole candidate does.
         let candidate = b"int f0(int ) { }\nint f1(a, b) { }\n";
         let check = SyntaxCheck::new(Language::named("c"), 0);
         check.rebase(b"int ;\nf0(int ) { }\nint f1(a, b) { }\n");
-        assert_eq!(check.local_verdict(candidate), Some(false));
+        assert_eq!(check.local_verdict(candidate), Some(true));
         assert!(check.accepts(candidate));
         assert!(SyntaxCheck::new(Language::named("c"), 0).accepts(candidate));
     }

@@ -16,6 +16,11 @@ pub enum UnitKind {
     Byte,
     Line,
     Token,
+    /// A set's pool units: whole files (their markers and content), cut by
+    /// `fileset.rs`, never by [`Units::flat`].
+    File,
+    /// A set's pool units: the markers and every file's top-level items.
+    Item,
 }
 
 impl UnitKind {
@@ -28,6 +33,8 @@ impl UnitKind {
             UnitKind::Byte => "byte",
             UnitKind::Line => "line",
             UnitKind::Token => "token",
+            UnitKind::File => "file",
+            UnitKind::Item => "item",
         }
     }
 }
@@ -76,6 +83,9 @@ impl Units {
             UnitKind::Byte => (0..source.len() as u32).collect(),
             UnitKind::Line => line_starts(&source),
             UnitKind::Token => token_starts(&source),
+            UnitKind::File | UnitKind::Item => {
+                unreachable!("a set's pool units are cut by fileset.rs")
+            }
         };
         Units::from_starts(source, starts, kind == UnitKind::Token).joining_lines()
     }

@@ -241,7 +241,7 @@ fn bad_inputs_and_flags_are_refused_with_one_clear_line() {
                 "--algo",
                 "hdd",
             ],
-            1,
+            2,
             "needs a parse tree",
         ),
     ];

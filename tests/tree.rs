@@ -324,7 +324,7 @@ fn compact_format_is_refused_for_line_units() {
         "needs-2-and-7.sh",
         "numbers.txt",
     ]);
-    assert_exit(&out, 1);
+    assert_exit(&out, 2);
     assert!(String::from_utf8_lossy(&out.stderr).contains("--format compact needs token units"));
 }
 

@@ -263,6 +263,58 @@ fn proc_stat(pid: &str) -> Option<(char, i32, i32)> {
     Some((state, ppid, pgrp))
 }
 
+/// The live descendants of `leader` (its children, theirs, ...), found
+/// through `/proc` (none where there is none). `timeout` puts the command
+/// it runs in a process group of its own, which a kill of the test's
+/// group misses: a cancelled test's compiler would run on, and its
+/// `timeout`, orphaned to us, end a zombie. Taken before the kill, while
+/// every descendant still links to the leader.
+pub(super) fn descendants(leader: i32) -> Vec<i32> {
+    let Ok(entries) = fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    let parents: Vec<(i32, i32)> = entries
+        .flatten()
+        .filter_map(|entry| {
+            let pid = entry.file_name().to_str()?.parse::<i32>().ok()?;
+            let (state, ppid, _) = proc_stat(&pid.to_string())?;
+            (!matches!(state, 'Z' | 'X')).then_some((pid, ppid))
+        })
+        .collect();
+    let mut family = vec![leader];
+    let mut at = 0;
+    while at < family.len() {
+        let parent = family[at];
+        family.extend(
+            parents
+                .iter()
+                .filter(|(_, p)| *p == parent)
+                .map(|(c, _)| *c),
+        );
+        at += 1;
+    }
+    family.remove(0);
+    family
+}
+
+/// SIGKILLs `family` (a killed test's [`descendants`]) and reaps those that
+/// became ours to reap (orphans handed to us as their subreaper).
+pub(super) fn kill_family(family: &[i32]) {
+    for &pid in family {
+        // SAFETY: kill has no memory-safety preconditions.
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+    }
+    let deadline = Instant::now() + REAP_WAIT;
+    while !family.iter().all(|&p| is_dead(p as u32)) && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    for &pid in family {
+        // SAFETY: waitpid on one pid with WNOHANG and no status pointer;
+        // one that is not our child only yields ECHILD.
+        unsafe { libc::waitpid(pid, std::ptr::null_mut(), libc::WNOHANG) };
+    }
+}
+
 /// Whether a process of `group` is alive (not a zombie); false where there
 /// is no `/proc`.
 fn group_has_live_member(group: i32) -> bool {
@@ -359,6 +411,7 @@ impl ExitWaiter {
 /// other member: a launcher may still be cancelling its job after the shell
 /// that started it died), then SIGKILL it and reap the child.
 pub(super) fn kill_group(child: &mut Child, waiter: &ExitWaiter, group: i32, grace: Duration) {
+    let family = descendants(group);
     signal_group(group, libc::SIGTERM);
     let deadline = Instant::now() + grace;
     let left = || deadline.saturating_duration_since(Instant::now());
@@ -368,6 +421,7 @@ pub(super) fn kill_group(child: &mut Child, waiter: &ExitWaiter, group: i32, gra
     }
     signal_group(group, libc::SIGKILL);
     let _ = child.wait();
+    kill_family(&family);
 }
 
 /// Collects a child's stdout and stderr (at most [`OUTPUT_CAP`] bytes of
