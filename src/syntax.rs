@@ -452,12 +452,16 @@ impl SyntaxCheck {
 
 impl SyntaxFilter for SyntaxCheck {
     fn accepts(&self, bytes: &[u8]) -> bool {
-        // A stretch that parses means no errors at all; one that does not
-        // settles it only when no error is allowed.
-        if let Some(verdict) = self.local_verdict(bytes)
-            && (verdict || self.max_errors() == 0)
-        {
-            return verdict;
+        // A stretch that parses means no errors at all. One that does not
+        // settles nothing: an edit may join the items it touches to their
+        // neighbours (`int ;` `f() {}` minus the `;`; a deleted `}` joins
+        // every item up to the next one that closes it), leaving a
+        // stretch that does not parse alone in a text that parses; and as
+        // which stretch is cut depends on the committed text, its answer
+        // would depend on the path taken (-j 3 committed other steps than
+        // -j 1). The whole candidate is parsed then.
+        if self.local_verdict(bytes) == Some(true) {
+            return true;
         }
         let Some(tree) = self.parse(bytes) else {
             return false;

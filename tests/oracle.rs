@@ -229,7 +229,7 @@ fn check_flaky_n_runs_the_original_n_times() {
 /// A script whose verdict on a candidate without line 3 is "interesting" the
 /// first time it sees that candidate and "not interesting" afterwards; line
 /// 7 is always needed. Only `3` and `7` together pass every time.
-fn lucky_pass_script(sb: &Sandbox) {
+pub(crate) fn lucky_pass_script(sb: &Sandbox) {
     sb.write(
         "lucky.sh",
         "#!/bin/sh\nstate=\"$(dirname \"$0\")/seen\"\nmkdir -p \"$state\"\n\

@@ -6,6 +6,7 @@
 //! oracle would have it end.
 
 use crate::multi::sandbox_with;
+use crate::oracle::lucky_pass_script;
 use crate::util::{Sandbox, assert_exit, assert_invariants, stats};
 
 /// `flaky.sh`: passes a file holding `KEEP`, and a file reading `X` only
@@ -64,16 +65,10 @@ fn an_outside_reducers_result_that_passes_once_is_rechecked_and_refused() {
     assert_eq!(outside["successes"], 0, "{outside}");
 }
 
-/// `lucky.sh`: line 7 is always needed; a candidate without line 3 passes
-/// the first time it is seen only.
+/// `lucky.sh` (line 7 is always needed; a candidate without line 3 passes
+/// the first time it is seen only) and twelve numbered lines.
 fn lucky_lines(sb: &Sandbox) {
-    sb.write(
-        "lucky.sh",
-        "#!/bin/sh\nstate=\"$(dirname \"$0\")/seen\"\nmkdir -p \"$state\"\n\
-         key=$(cksum < \"$1\" | cut -d' ' -f1)\nseen=no\n[ -e \"$state/$key\" ] && seen=yes\n\
-         touch \"$state/$key\"\ngrep -qx 7 \"$1\" || exit 1\ngrep -qx 3 \"$1\" && exit 0\n[ $seen = no ]\n",
-        true,
-    );
+    lucky_pass_script(sb);
     let numbers: String = (0..12).map(|i| format!("{i}\n")).collect();
     sb.write("in.txt", &numbers, false);
 }

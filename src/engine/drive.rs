@@ -34,7 +34,7 @@ const MAX_WAIT: Duration = Duration::from_millis(50);
 const MAX_SETTLED_AHEAD: usize = 32;
 
 /// Below this chance that the path ahead is the real one, no copy is run
-/// further ahead, once a quarter of the workers (at least two) are busy.
+/// further ahead (but along a short chain, see [`Engine::extend`]).
 const LEAST_CONFIDENCE: f64 = 0.05;
 
 /// The phases that come next, built as the tests ahead need them.
@@ -313,7 +313,10 @@ impl Engine<'_> {
     }
 
     /// Runs copies of the tail's scheduler ahead on its guessed verdicts
-    /// while workers are free and the path ahead is likely enough.
+    /// while workers are free and the path ahead is likely enough: at
+    /// least [`LEAST_CONFIDENCE`] likely, or a chain of single candidates
+    /// (the path of failures, the next levels of a binary search) up to a
+    /// quarter of the workers deep (at least two), whatever its chances.
     fn extend(&mut self, d: &mut Drive<'_, '_>, phase: &mut PhaseStats) {
         let share = self.timing.pass_share();
         let floor = (self.jobs / 4).max(2);
@@ -326,9 +329,9 @@ impl Engine<'_> {
             {
                 return;
             }
-            if d.flight.len() >= floor
-                && lookahead::path_confidence(&d.nodes, &d.flight, share) < LEAST_CONFIDENCE
-            {
+            let unknown = |n: &Node| n.slots.iter().filter(|s| !s.is_known()).count();
+            let chain = unknown(tail) <= 1 && d.nodes.iter().map(unknown).sum::<usize>() < floor;
+            if !chain && lookahead::path_confidence(&d.nodes, &d.flight, share) < LEAST_CONFIDENCE {
                 return;
             }
             let guesses = lookahead::guess(tail, &d.flight, share);
@@ -348,15 +351,19 @@ impl Engine<'_> {
     /// another end of the phase.
     fn test_ahead(&mut self, d: &mut Drive<'_, '_>, phase: &mut PhaseStats) {
         let tail = d.nodes.back().expect("the front");
-        let end = tail.over.then(|| Arc::clone(&tail.best));
-        drop_ahead_unless(d, end.as_ref(), phase);
+        // The path ahead may be cut and made again to the same end: the
+        // tests ahead go only once it ends elsewhere.
+        let Some(end) = tail.over.then(|| Arc::clone(&tail.best)) else {
+            return;
+        };
+        drop_ahead_unless(d, Some(&end), phase);
         // Only with waves: building the next phases' policies twice (here,
         // then for the phase itself) cost more than the few tests ahead
         // two or three workers get at a phase's end (a third more reducer
         // CPU on a 1.2 MB C++ unit at -j 2).
-        let Some(end) = end.filter(|_| self.cache.is_some() && self.wave > 1) else {
+        if self.cache.is_none() || self.wave <= 1 {
             return;
-        };
+        }
         let parent = self.parent_of(Some(&end));
         let ahead = d.ahead.get_or_insert_with(|| Ahead {
             prefetch: Prefetch::new(end),

@@ -74,6 +74,12 @@ pub(super) enum SlotState {
     Running(u64),
 }
 
+impl Slot {
+    pub fn is_known(&self) -> bool {
+        matches!(self.state, SlotState::Known(_))
+    }
+}
+
 impl Node {
     /// Whether every verdict is known.
     pub fn is_known(&self) -> bool {
