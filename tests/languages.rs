@@ -179,7 +179,7 @@ const JSON_INPUT: &str =
 fn json_oracle(sb: &Sandbox) {
     sb.write(
         "check.sh",
-        "#!/bin/sh\ntouch ran\npython3 -m json.tool \"$1\" >/dev/null 2>&1 && grep -q '\"boom\"' \"$1\"\n",
+        "#!/bin/sh\ntouch ran\npython3 -S -m json.tool \"$1\" >/dev/null 2>&1 && grep -q '\"boom\"' \"$1\"\n",
         true,
     );
 }

@@ -11,11 +11,14 @@
 //! A proposal for node `n` and text `t` keeps `n`'s first kept token,
 //! rewritten to `t` (replacing any rewrite it already had), and deletes
 //! every other token of `n`. It is only made when `t` is strictly smaller
-//! than `n`'s current text: `n` keeps more than one token (then `t`, one
-//! token, has fewer) and its text (the kept tokens' texts, whitespace left
-//! out) is not already `t`, or `n` keeps one token whose text is longer
-//! than `t`. Every committed step therefore lowers (kept tokens, bytes of
-//! the kept tokens' texts) lexicographically, so the run terminates.
+//! than `n`'s current text, both as written (`t` reads as fewer tokens, or
+//! as many and fewer bytes, to the plain lexer of `units.rs`) and in units:
+//! `n` keeps more than one token and its text (the kept tokens' texts,
+//! whitespace left out) is not already `t`, or `n` keeps one token whose
+//! text is longer than `t`. Every committed step therefore lowers (kept
+//! tokens, bytes of the kept tokens' texts) lexicographically, so the run
+//! terminates, and never makes the text read as more tokens (units alone
+//! let a name replace Python's `''`, two units, and `''` the name again).
 //!
 //! After the grammar's texts, a node of two or more kept tokens is tried
 //! with subtrees found elsewhere in the candidate (Vulcan's subtree
@@ -67,7 +70,7 @@ use crate::configuration::{Configuration, Delta, Proposal};
 use crate::grammar::{ANY_CHILD, KindId, MemberGlobal, ParameterGlobal, Role, StatementValue};
 use crate::policy::Policy;
 use crate::tree::{Liveness, NodeId, Sizes, Tree};
-use crate::units::Units;
+use crate::units::{Units, token_starts};
 
 mod structural;
 
@@ -331,6 +334,7 @@ impl Simplify {
             return Vec::new();
         }
         let own_texts = tree.grammar.replacements(tree.kind(n));
+        let first = pass.next_kept[tree.tokens(n).start as usize];
         let smaller = |m: NodeId| pass.size.get(m) < pass.size.get(n);
         // The first few of each fitting kind (whether a node fits depends
         // on its kind alone), at most DONOR_SCAN looked at per kind.
@@ -357,6 +361,7 @@ impl Simplify {
             let text = self.units.join_kept(config, pass.kept_in(tree.tokens(m)));
             if !out.iter().any(|t| **t == text[..])
                 && !own_texts.iter().any(|r| *r.text == text[..])
+                && self.shrinks(n, first, &text, config)
             {
                 out.push(Arc::from(text));
             }
@@ -364,14 +369,34 @@ impl Simplify {
         out
     }
 
-    /// Whether replacing `n` (first kept token `first`) by `text` shrinks it.
+    /// Whether replacing `n` (first kept token `first`) by `text` shrinks
+    /// it: as written (tokens as a lexer reads them, then bytes) as well as
+    /// in kept units. A unit may read as several tokens (a rewrite `[]`) and
+    /// several units as one (Python's `''`, a start and an end), so units
+    /// alone would let a donor `x` replace `''` and the grammar's `''`
+    /// replace `x` again: steps that each lower the unit count and come back
+    /// to the same text.
     fn shrinks(&self, n: NodeId, first: u32, text: &[u8], config: &Configuration) -> bool {
         let pass = self.pass.as_ref().expect("inside a pass");
-        match pass.size.get(n) {
-            0 => false,
-            1 => self.units.token_text(config, first).len() > text.len(),
-            _ => !self.reads(n, first, text, config),
+        let size = pass.size.get(n);
+        if size == 0 {
+            return false;
         }
+        let wanted = token_starts(text).len();
+        // Past this many units `n` surely reads as more tokens than `text`.
+        let enough = 4 * (wanted + 1);
+        let mut kept = pass.kept_in(first..self.tree.tokens(n).end);
+        let head: Vec<u32> = kept.by_ref().take(enough).collect();
+        if kept.next().is_some() {
+            return true;
+        }
+        let now = self.units.join_kept(config, head);
+        let have = token_starts(&now).len();
+        let fewer = wanted < have || (wanted == have && text.len() < now.len());
+        if size == 1 {
+            return wanted <= have && text.len() < now.len();
+        }
+        fewer && !self.reads(n, first, text, config)
     }
 }
 
@@ -853,6 +878,22 @@ int main(void) {
             "nothing committed: the policy stops"
         );
         out
+    }
+
+    #[test]
+    fn a_text_that_reads_as_more_tokens_or_as_many_and_longer_is_never_proposed() {
+        // Python's `''` is two units (its start and end) but one token: the
+        // name `inventory` (one unit) would lower the units, not the text,
+        // and `[]` may not replace the one-token name either.
+        let proposals = all_proposals(
+            Language::named("python"),
+            "inventory = 1\nprint(inventory, '', [])\n",
+        );
+        assert!(!proposals.is_empty());
+        for p in &proposals {
+            assert!(!p.contains("print(inventory, inventory"), "{p}");
+            assert!(!p.contains("[]=") && !p.contains("[] ="), "{p}");
+        }
     }
 
     #[test]
