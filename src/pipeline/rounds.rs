@@ -24,7 +24,7 @@ impl Plan {
     /// (on the shared bench such a tree phase, run again after the other
     /// phases' small changes, never found anything, while on the nested
     /// struct it cost 411 tests), and a round repeated here leaves it out
-    /// on the same condition. An enabling pass (`Role::Enabler`) runs only
+    /// on the same condition. A quiet-round pass (`Role::Quiet`) runs only
     /// where the round's phases before it changed nothing.
     pub(crate) fn run_rounds(
         &self,
@@ -43,7 +43,7 @@ impl Plan {
             for &phase in &self.phases {
                 let skip = match phase.role {
                     Role::Tree => !tree_phase,
-                    Role::Enabler => config != round_start,
+                    Role::Quiet => config != round_start,
                     _ => false,
                 };
                 if skip {
@@ -59,7 +59,7 @@ impl Plan {
                     .iter()
                     .filter(|p| match p.role {
                         Role::Tree => tree_phase,
-                        Role::Enabler => unchanged,
+                        Role::Quiet => unchanged,
                         _ => true,
                     })
                     .map(|p| p.policy(&self.context));
