@@ -24,8 +24,8 @@ impl Plan {
     /// (on the shared bench such a tree phase, run again after the other
     /// phases' small changes, never found anything, while on the nested
     /// struct it cost 411 tests), and a round repeated here leaves it out
-    /// on the same condition. A quiet-round pass (`Role::Quiet`) runs only
-    /// where the round's phases before it left the text as it was.
+    /// on the same condition. An enabling pass (`Role::Enabler`) runs only
+    /// where the round's phases before it changed nothing.
     pub(crate) fn run_rounds(
         &self,
         engine: &mut Engine<'_>,
@@ -40,16 +40,10 @@ impl Plan {
         let mut config = start;
         loop {
             let round_start = config.clone();
-            let start_text = self.units().render(&round_start);
-            // Whether the round so far left the text as it was (a step may
-            // change the configuration alone: a unit that renders nothing).
-            let quiet = |config: &Configuration| {
-                *config == round_start || self.units().render(config) == start_text
-            };
             for &phase in &self.phases {
                 let skip = match phase.role {
                     Role::Tree => !tree_phase,
-                    Role::Quiet => !quiet(&config),
+                    Role::Enabler => config != round_start,
                     _ => false,
                 };
                 if skip {
@@ -58,15 +52,14 @@ impl Plan {
                 let before = (phase.role == Role::Tree).then(|| config.clone());
                 // What runs next if this phase changes nothing, for the
                 // loop to test ahead (built only if it asks).
+                let unchanged = config == round_start;
                 let at = self.phases.iter().position(|p| std::ptr::eq(*p, phase));
                 let later = at.map_or(&[][..], |at| &self.phases[at + 1..]);
-                // Rendered only where a quiet-round pass follows.
-                let unchanged = later.iter().any(|p| p.role == Role::Quiet) && quiet(&config);
                 let mut upcoming = later
                     .iter()
                     .filter(|p| match p.role {
                         Role::Tree => tree_phase,
-                        Role::Quiet => unchanged,
+                        Role::Enabler => unchanged,
                         _ => true,
                     })
                     .map(|p| p.policy(&self.context));

@@ -50,18 +50,14 @@ pub enum Role {
     /// A pass of the default pipeline, judged by the strict syntax filter
     /// in a round and by the oracle alone when it closes the run.
     Pass,
-    /// A pass the default pipeline runs only in a round whose phases
-    /// before it changed nothing, as Vulcan runs its enabling passes once
-    /// its reducer reached a fixpoint: one whose steps need not shrink the
-    /// token count but make later deletions possible (a name's uses
-    /// rewritten to another name; run earlier, on a large text, each of
-    /// its successes costs a test and saves no token: on a 1.2 MB C++ unit,
-    /// 2,437 of them in 848 s), or a finishing pass that rarely finds
-    /// anything while the others still shrink the text (token windows: on
-    /// the Python fixture 300 of its 363 tests, in rounds that changed
-    /// something, found one run). The last round, which changes nothing,
-    /// runs them, so a second run still changes nothing.
-    Quiet,
+    /// A pass whose steps need not shrink the token count but make later
+    /// deletions possible (a name's uses rewritten to another name): the
+    /// default pipeline runs it only in a round whose phases before it
+    /// changed nothing, as Vulcan runs it once its reducer reached a
+    /// fixpoint. Run earlier, on a large text, each of its successes costs
+    /// a test and saves no token (on a 1.2 MB C++ unit, 2,437 of them in
+    /// 848 s).
+    Enabler,
     /// A closing pass of the default pipeline under the lenient syntax
     /// filter (`Strictness::MissingTokensFree`).
     LenientPass,
@@ -521,7 +517,7 @@ pub(crate) static HOISTS: Entry = Entry {
 
 pub(crate) static IDREPLACE: Entry = Entry {
     name: "idreplace",
-    role: Role::Quiet,
+    role: Role::Enabler,
     needs_tree: true,
     takes_inner: false,
     builder: Some(|cx| Box::new(IdReplace::new(cx.tree(), cx.units()))),
@@ -532,7 +528,7 @@ pub(crate) static IDREPLACE: Entry = Entry {
 
 pub(crate) static WINDOWS: Entry = Entry {
     name: "windows",
-    role: Role::Quiet,
+    role: Role::Pass,
     needs_tree: true,
     takes_inner: false,
     builder: Some(|cx| Box::new(TokenWindows::new(cx.tree()))),
