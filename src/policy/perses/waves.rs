@@ -1,7 +1,7 @@
 //! The Perses sweep's waves (`--wave`): the proposals along the sweep's
 //! path of failures tested at once, which of them a merge takes, and how
 //! the sweep goes on after a merge. Apart from `perses.rs` only to keep
-//! that file readable; the sweep's serial steps stay there.
+//! that file readable; the sweep's serial steps are in `sweep.rs`.
 
 use super::*;
 
