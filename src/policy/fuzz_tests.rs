@@ -254,6 +254,11 @@ fn run_once(
     (result, reason)
 }
 
+/// Whether the runs on the `i`th input are repeated with three jobs.
+fn compares_jobs(i: u64) -> bool {
+    i % 7 < 2
+}
+
 /// The property for one input: exact rendering, and every policy runs.
 fn check(kind: Kind, input: Vec<u8>, rng: &mut XorShift, i: u64) {
     let inner = Minimizer::ALL[(i % 5) as usize];
@@ -262,9 +267,15 @@ fn check(kind: Kind, input: Vec<u8>, rng: &mut XorShift, i: u64) {
             let (tree, units) = crate::tree::parse::parse(lang, input.clone())
                 .unwrap_or_else(|e| panic!("{lang:?} {input:?}: {e:#}"));
             assert_eq!(tree.unit_count(), units.len(), "{input:?}");
-            // The filter re-parses every candidate: small inputs only.
-            let filter = (i.is_multiple_of(4) && input.len() < 1500)
-                .then(|| SyntaxCheck::for_tree(lang, &tree));
+            // The filter re-parses every candidate: small inputs only. Where
+            // -j 3 is compared with -j 1 on an input with parse errors, it
+            // parses afresh: incremental re-parses may count those errors
+            // by the path taken (see `SyntaxCheck`).
+            let compared = compares_jobs(i) && tree.parse_errors > 0;
+            let filter = (i.is_multiple_of(4) && input.len() < 1500).then(|| match compared {
+                true => SyntaxCheck::afresh(lang, tree.parse_errors),
+                false => SyntaxCheck::for_tree(lang, &tree),
+            });
             let tree = Arc::new(tree);
             let policies = every_policy(Some(&tree), &units, inner);
             (units, policies, filter)
@@ -295,7 +306,7 @@ fn check(kind: Kind, input: Vec<u8>, rng: &mut XorShift, i: u64) {
         }
         // Speculative tests count against the budget too, so only runs
         // that reached their end are comparable.
-        if i % 7 < 2 && reason == StopReason::Finished {
+        if compares_jobs(i) && reason == StopReason::Finished {
             let (parallel, reason) = run_once(&units, policy, seed, 3, filter);
             if reason == StopReason::Finished {
                 assert_eq!(
