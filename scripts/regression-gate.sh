@@ -33,13 +33,14 @@ export PATH
 failed=0
 # field KEY LINE: the value of KEY=... in a run.sh line.
 field() { tr ' ' '\n' <<< "$2" | sed -n "s/^$1=//p"; }
-while IFS=$'\t' read -r name tokens calls; do
+# The baseline is read on fd 3: the runs may read their stdin.
+while IFS=$'\t' read -r name tokens calls <&3; do
   case $name in ''|'#'*) continue ;; esac
   # shellcheck disable=SC2254
   case $name in $glob) ;; *) continue ;; esac
   dir=$bench/cases/$name
   [ -d "$dir" ] || dir=$here/scripts/bench-langs/$name
-  line=$(LABEL=gate "$bench/run.sh" "cmd:$bin -j 2 -q --oracle {oracle} {file} --in-place" "$dir" "$cap")
+  line=$(LABEL=gate "$bench/run.sh" "cmd:$bin -j 2 -q --oracle {oracle} {file} --in-place" "$dir" "$cap" < /dev/null)
   echo "$line" >> "$out"
   now=$(field tokens_out "$line")
   verdict=same
@@ -53,5 +54,5 @@ while IFS=$'\t' read -r name tokens calls; do
   case $verdict in LARGER|FAILED) failed=1 ;; esac
   printf '%-50s %6s -> %-6s calls %6s -> %-6s %s\n' "$name" "$tokens" "${now:-?}" \
     "$calls" "$(field oracle_calls "$line")" "$verdict"
-done < "$baseline"
+done 3< "$baseline"
 exit $failed
