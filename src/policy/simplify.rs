@@ -101,8 +101,11 @@ impl PassData {
     /// The kept units in `tokens`, in order.
     fn kept_in(&self, tokens: Range<u32>) -> impl Iterator<Item = u32> + '_ {
         let first = self.next_kept[tokens.start as usize];
+        // `successors` asks for the next unit as it yields one, so also
+        // after the unit count (where no unit is kept after `tokens.start`).
         std::iter::successors(Some(first), move |&u| {
-            Some(self.next_kept[u as usize + 1]).filter(|&next| next < tokens.end)
+            let next = self.next_kept.get(u as usize + 1).copied();
+            next.filter(|&next| next < tokens.end)
         })
         .take_while(move |&u| u < tokens.end)
     }
@@ -643,6 +646,18 @@ mod tests {
     use crate::languages::Language;
     use crate::syntax::SyntaxCheck;
     use crate::tree::parse::parse;
+
+    #[test]
+    fn the_kept_units_of_a_stretch_with_none_kept_after_it_are_none() {
+        let (tree, units) = parse(Language::named("c"), b"int a; int b;".to_vec()).unwrap();
+        let n = units.len();
+        // Only the first token kept: from the second on, no unit is.
+        let config = Configuration::from_units(n, [0]);
+        let pass = PassData::new(&tree, &config);
+        assert_eq!(pass.kept_in(0..n).collect::<Vec<_>>(), [0]);
+        assert_eq!(pass.kept_in(1..n).count(), 0);
+        assert_eq!(pass.kept_in(n..n).count(), 0);
+    }
 
     /// What a run ended with.
     struct Outcome {
