@@ -11,8 +11,8 @@
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicBool;
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
@@ -48,18 +48,88 @@ pub(crate) fn trusted_oracle(
     if settings.print_oracle {
         return Ok(Some(probe));
     }
+    let probes = match settings.allow_empty {
+        true => Vec::new(),
+        false => empty_probes(input),
+    };
+    let runs_left = (settings.check_flaky as usize).saturating_sub(usize::from(first.is_some()));
+    if !probes.is_empty() && settings.jobs >= runs_left + probes.len() {
+        return baseline_beside_probes(settings, probe, input, first, &probes, cancel);
+    }
     let Some(slowest) = baseline(settings, &probe, input, first, cancel)? else {
         return Ok(None);
     };
-    let timeout = match settings.timeout {
+    let oracle = probe.with_timeout(timeout_after(settings, slowest));
+    let inputs: Vec<&[u8]> = probes.iter().map(|(bytes, _)| &bytes[..]).collect();
+    let results = run_at_once(&oracle, &inputs, cancel, patience(settings));
+    Ok(refuses_empty(&probes, results)?.then_some(oracle))
+}
+
+/// The timeout of the reduction's tests: `--timeout`, else derived from
+/// the slowest baseline run.
+fn timeout_after(settings: &Settings, slowest: Duration) -> Duration {
+    match settings.timeout {
         Some(timeout) => timeout,
         None => default_timeout(slowest, settings.launcher.is_some()),
+    }
+}
+
+/// [`baseline`] with the empty-file `probes` running beside it, when there
+/// are workers for both: one oracle run less before the first test (a
+/// whole round trip through a cluster's scheduler with `--launcher`). A
+/// probe still running once the baseline has set the timeout and that
+/// long has passed is stopped and counts as a timeout, as it would have
+/// after the baseline.
+fn baseline_beside_probes(
+    settings: &Settings,
+    probe: ScriptOracle,
+    input: &Input,
+    first: Option<Ran>,
+    probes: &[(Vec<u8>, &str)],
+    cancel: Watch<'_>,
+) -> Result<Option<ScriptOracle>> {
+    let give_up = AtomicBool::new(false);
+    let started = Instant::now();
+    let inputs: Vec<&[u8]> = probes.iter().map(|(bytes, _)| &bytes[..]).collect();
+    let (slowest, results) = std::thread::scope(|scope| {
+        let probing =
+            scope.spawn(|| run_at_once(&probe, &inputs, Watch::Flag(&give_up), patience(settings)));
+        let slowest = baseline(settings, &probe, input, first, cancel);
+        let limit = match &slowest {
+            Ok(Some(slowest)) => timeout_after(settings, *slowest),
+            _ => Duration::ZERO,
+        };
+        while !probing.is_finished() {
+            if cancel.is_cancelled() || started.elapsed() >= limit {
+                give_up.store(true, Ordering::SeqCst);
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        (
+            slowest,
+            probing.join().expect("the probes' thread panicked"),
+        )
+    });
+    let Some(slowest) = slowest? else {
+        return Ok(None);
     };
-    let oracle = probe.with_timeout(timeout);
-    if !settings.allow_empty && !refuses_empty(&oracle, input, cancel, patience(settings))? {
+    if cancel.is_cancelled() {
         return Ok(None);
     }
-    Ok(Some(oracle))
+    // Stopped at the timeout, not by a signal.
+    let results = results.into_iter().map(|result| {
+        result.map(|ran| match ran.exit {
+            Exit::Cancelled => Ran {
+                exit: Exit::Timeout,
+                interesting: false,
+                ..ran
+            },
+            _ => ran,
+        })
+    });
+    let oracle = probe.with_timeout(timeout_after(settings, slowest));
+    Ok(refuses_empty(probes, results.collect())?.then_some(oracle))
 }
 
 /// With `--same-crash`, the oracle that keeps the original's crash: its
@@ -243,16 +313,10 @@ fn not_interesting(
     ))
 }
 
-/// Whether the oracle rejects an empty file and a lone newline (an oracle
-/// that accepts (almost) nothing would reduce to nothing); `Ok(false)` if a
-/// signal came first. Both probes run at once: a hanging oracle costs one
-/// timeout, not two.
-fn refuses_empty(
-    oracle: &ScriptOracle,
-    input: &Input,
-    cancel: Watch<'_>,
-    patience: Duration,
-) -> Result<bool> {
+/// The near-empty texts the oracle must refuse (an oracle that accepts
+/// (almost) nothing would reduce to nothing), each with how to name it;
+/// the input itself left out.
+fn empty_probes(input: &Input) -> Vec<(Vec<u8>, &'static str)> {
     let probes: Vec<(Vec<u8>, &str)> = match &input.files {
         // A lone newline is text's near-empty file, not binary input's.
         None if input.lang == Lang::Bytes => vec![(b"".to_vec(), "an empty file")],
@@ -269,13 +333,17 @@ fn refuses_empty(
             ),
         ],
     };
-    let tried: Vec<_> = probes
-        .iter()
+    probes
+        .into_iter()
         .filter(|(bytes, _)| *bytes != input.source)
-        .collect();
-    let inputs: Vec<&[u8]> = tried.iter().map(|(bytes, _)| &bytes[..]).collect();
-    let exits = run_at_once(oracle, &inputs, cancel, patience);
-    for ((_, what), result) in tried.into_iter().zip(exits) {
+        .collect()
+}
+
+/// Whether the oracle refused every one of `probes` (`results`: its runs
+/// on them, in order, all at once: a hanging oracle costs one timeout, not
+/// two); `Ok(false)` if a signal came first, an error if it accepted one.
+fn refuses_empty(probes: &[(Vec<u8>, &str)], results: Vec<Result<Ran>>) -> Result<bool> {
+    for ((_, what), result) in probes.iter().zip(results) {
         let ran = result.map_err(unusable)?;
         if ran.exit == Exit::Cancelled {
             return Ok(false);

@@ -197,7 +197,16 @@ fn check_flaky_n_runs_the_original_n_times() {
          [ $n != 3 ] && grep -qx 2 \"$1\" && grep -qx 7 \"$1\"\n",
         true,
     );
-    let out = sb.reduce(&["--check-flaky", "3", "--oracle", "third.sh", "in.txt"]);
+    // Two jobs: with more, the probes would run beside the baseline.
+    let out = sb.reduce(&[
+        "-j",
+        "2",
+        "--check-flaky",
+        "3",
+        "--oracle",
+        "third.sh",
+        "in.txt",
+    ]);
     assert_exit(&out, 3);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("passed 2 of 3 runs"), "{err}");
@@ -212,7 +221,9 @@ fn check_flaky_n_runs_the_original_n_times() {
 
     std::fs::remove_dir_all(sb.path().join("calls")).unwrap();
     let args = ["--unit", "line"];
-    let out = sb.reduce(&["--unit", "line", "--oracle", "third.sh", "in.txt", "-q"]);
+    let out = sb.reduce(&[
+        "-j", "2", "--unit", "line", "--oracle", "third.sh", "in.txt", "-q",
+    ]);
     assert_exit(&out, 0);
     assert_eq!(sb.read("in.reduced.txt"), b"2\n7\n");
     let original = numbers(8).into_bytes();
@@ -428,6 +439,83 @@ fn an_oracle_that_accepts_an_empty_file_is_refused_unless_allow_empty() {
     assert_exit(&sb.reduce(&run), 0);
     assert_eq!(sb.read("any.txt").len(), 2, "one line is left");
     assert_invariants(&sb, "non-empty.sh", "in.txt", &original, "any.txt", &args);
+}
+
+#[test]
+fn with_workers_for_both_the_empty_file_probes_run_beside_the_baseline() {
+    let sb = Sandbox::new();
+    let original = numbers(8).into_bytes();
+    sb.write("in.txt", &numbers(8), false);
+    // A run on the original waits for a probe to have started (a file
+    // holding no line but an empty one): after the baseline, no probe
+    // would ever start, and the original would not be interesting.
+    sb.write(
+        "after-probe.sh",
+        r#"#!/bin/sh
+d="$(dirname "$0")"
+if ! grep -q . "$1"; then touch "$d/probed"; exit 1; fi
+i=0
+while [ ! -e "$d/probed" ]; do i=$((i+1)); [ $i -gt 400 ] && exit 1; sleep 0.05; done
+grep -qx 2 "$1" && grep -qx 7 "$1"
+"#,
+        true,
+    );
+    let args = ["--unit", "line", "-j", "4"];
+    let mut run = args.to_vec();
+    run.extend([
+        "--oracle",
+        "after-probe.sh",
+        "in.txt",
+        "-o",
+        "out.txt",
+        "-q",
+    ]);
+    assert_exit(&sb.reduce(&run), 0);
+    assert_eq!(sb.read("out.txt"), b"2\n7\n");
+    assert_invariants(&sb, "after-probe.sh", "in.txt", &original, "out.txt", &args);
+}
+
+#[test]
+fn a_probe_beside_the_baseline_is_stopped_at_the_timeout_the_baseline_sets() {
+    let sb = Sandbox::new();
+    sb.write("in.txt", &numbers(8), false);
+    // On a file holding no line but an empty one the oracle hangs for
+    // 20 s; the baseline's runs take milliseconds, so the timeout is
+    // the shortest one (1 s).
+    sb.write(
+        "hangs-on-empty.sh",
+        r#"#!/bin/sh
+d="$(dirname "$0")"
+if ! grep -q . "$1"; then
+  sh -c 'sleep 20; touch "$1"' reduce-it-probe-marker "$d/finished"
+  exit 1
+fi
+grep -qx 2 "$1" && grep -qx 7 "$1"
+"#,
+        true,
+    );
+    let out = sb.reduce(&[
+        "--unit",
+        "line",
+        "-j",
+        "4",
+        "--oracle",
+        "hangs-on-empty.sh",
+        "in.txt",
+        "-o",
+        "out.txt",
+        "--stats-json",
+        "s.json",
+        "-q",
+    ]);
+    assert_exit(&out, 0);
+    assert_eq!(sb.read("out.txt"), b"2\n7\n");
+    let s: serde_json::Value = serde_json::from_slice(&sb.read("s.json")).unwrap();
+    assert_eq!(s["timeouts"], 0, "no test of the reduction timed out: {s}");
+    // Had the run waited for the probe, it would have finished.
+    assert!(!sb.path().join("finished").exists());
+    crate::util::assert_no_process("reduce-it-probe-marker");
+    sb.assert_no_temp_left();
 }
 
 #[test]
