@@ -499,14 +499,7 @@ impl SyntaxFilter for SyntaxCheck {
         let Some(tree) = self.parse(bytes) else {
             return false;
         };
-        let count = count_errors(tree.root_node());
-        let max = self.max_errors();
-        let accepted = if count > 0 && max > 0 && count.abs_diff(max) <= 4 {
-            reparse(self.language, bytes, None, self.timeout)
-                .is_some_and(|t| count_errors(t.root_node()) <= max)
-        } else {
-            count <= max
-        };
+        let accepted = count_errors(tree.root_node()) <= self.max_errors();
         self.keep_if_accepted(bytes, tree, accepted)
     }
 
