@@ -60,9 +60,19 @@ pub(crate) fn trusted_oracle(
         return Ok(None);
     };
     let oracle = probe.with_timeout(timeout_after(settings, slowest));
-    let inputs: Vec<&[u8]> = probes.iter().map(|(bytes, _)| &bytes[..]).collect();
-    let results = run_at_once(&oracle, &inputs, cancel, patience(settings));
+    let results = run_probes(&oracle, &probes, cancel, patience(settings));
     Ok(refuses_empty(&probes, results)?.then_some(oracle))
+}
+
+/// Runs `oracle` on every one of the empty-file `probes` at once.
+fn run_probes(
+    oracle: &ScriptOracle,
+    probes: &[(Vec<u8>, &str)],
+    cancel: Watch<'_>,
+    patience: Duration,
+) -> Vec<Result<Ran>> {
+    let inputs: Vec<&[u8]> = probes.iter().map(|(bytes, _)| &bytes[..]).collect();
+    run_at_once(oracle, &inputs, cancel, patience)
 }
 
 /// The timeout of the reduction's tests: `--timeout`, else derived from
@@ -90,10 +100,9 @@ fn baseline_beside_probes(
 ) -> Result<Option<ScriptOracle>> {
     let give_up = AtomicBool::new(false);
     let started = Instant::now();
-    let inputs: Vec<&[u8]> = probes.iter().map(|(bytes, _)| &bytes[..]).collect();
     let (slowest, results) = std::thread::scope(|scope| {
         let probing =
-            scope.spawn(|| run_at_once(&probe, &inputs, Watch::Flag(&give_up), patience(settings)));
+            scope.spawn(|| run_probes(&probe, probes, Watch::Flag(&give_up), patience(settings)));
         let slowest = baseline(settings, &probe, input, first, cancel);
         let limit = match &slowest {
             Ok(Some(slowest)) => timeout_after(settings, *slowest),
