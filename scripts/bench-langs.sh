@@ -13,15 +13,8 @@
 # toolchain (`apt-get install golang-go`) and TypeScript's tsc (`npm
 # install --prefix /opt/tsc typescript@5`, or tsc on the PATH or in $TSC).
 set -uo pipefail
-# The real python3 and rustc first on the PATH, for every tool alike: a
-# version manager's shim (pyenv's, rustup's) costs more per start than
-# the tool itself (80 ms against 9 ms for python3 -S).
-python=$(python3 -S -c 'import sys; print(sys.executable)' 2>/dev/null)
-sysroot=$(rustc --print sysroot 2>/dev/null)
-for dir in ${python:+"$(dirname "$python")"} ${sysroot:+"$sysroot/bin"}; do
-  [ -d "$dir" ] && PATH=$dir:$PATH
-done
-export PATH
+# The real python3 and rustc first on the PATH, for every tool alike.
+. "$(dirname "$0")/real-tools.sh"
 here=$(cd "$(dirname "$0")/.." && pwd)
 bin=$(realpath "$1")
 glob=${2:-*}

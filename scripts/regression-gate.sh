@@ -22,13 +22,8 @@ bench=${BENCH:-$here/../shared/bench}
 baseline=${BASELINE:-$here/scripts/gate-baseline.tsv}
 cap=${CAP:-900}
 out=${OUT:-/tmp/regression-gate.txt}
-# The real python3 and rustc first on the PATH (see scripts/bench-langs.sh).
-python=$(python3 -S -c 'import sys; print(sys.executable)' 2>/dev/null)
-sysroot=$(rustc --print sysroot 2>/dev/null)
-for dir in ${python:+"$(dirname "$python")"} ${sysroot:+"$sysroot/bin"}; do
-  [ -d "$dir" ] && PATH=$dir:$PATH
-done
-export PATH
+# The real python3 and rustc first on the PATH, for every tool alike.
+. "$here/scripts/real-tools.sh"
 : > "$out"
 failed=0
 # field KEY LINE: the value of KEY=... in a run.sh line.
