@@ -48,7 +48,18 @@ fn reduce_through(sb: &Sandbox, launcher: &str, jobs: &str, out: &str) -> serde_
 fn a_simulated_slow_cluster_at_32_jobs_commits_what_one_job_commits() {
     let sb = Sandbox::new();
     sb.fixture("cluster");
-    let launcher = fixture_path("slow-launcher.sh");
+    // The fixture's launcher with shorter waits than its defaults (10 ms
+    // and up to 60 more at random, against 50 and 200): enough for tests
+    // started in one order to finish in another at 32 jobs.
+    let launcher = sb.write(
+        "launch.sh",
+        &format!(
+            "#!/bin/sh\nLAUNCH_LATENCY_MS=10 LAUNCH_JITTER_MS=60 exec {} \"$@\"\n",
+            fixture_path("slow-launcher.sh")
+        ),
+        true,
+    );
+    let launcher = launcher.display().to_string();
     let one = reduce_through(&sb, &launcher, "1", "one.txt");
     let many = reduce_through(&sb, &launcher, "32", "many.txt");
     assert_eq!(sb.read("one.txt"), b"13\n58\n91\n");
