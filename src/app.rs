@@ -44,6 +44,19 @@ pub struct Signals {
 
 /// Runs the reduction `settings` describe; returns the exit code.
 pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
+    // From the first test on, whatever escaped its group dies with the run.
+    let _strays = KillStraysOnDrop;
+    if settings.each {
+        let script = usable_oracle(settings)?;
+        let one = |case: &Settings| run_one(case, signals);
+        return crate::each::run(settings, &script, &signals.interrupted, &one);
+    }
+    run_one(settings, signals)
+}
+
+/// Runs the reduction of one test case (a file, standard input, or a set
+/// of files reduced together); returns the exit code.
+fn run_one(settings: &Settings, signals: &Signals) -> Result<i32> {
     let started = Instant::now();
     // Before and after the live display, lines go plainly to stderr;
     // during it, the oracle's go above it.
@@ -64,8 +77,6 @@ pub fn run(settings: &Settings, signals: &Signals) -> Result<i32> {
     if let Some(warning) = report::parse_errors(&plan, &input) {
         say(&warning);
     }
-    // From here on processes run: whatever escaped their groups dies with the run.
-    let _strays = KillStraysOnDrop;
     let Some(oracle) = checks::trusted_oracle(settings, &script, &input, &signals.interrupted)?
     else {
         say("reduce: interrupted before the reduction started");

@@ -24,7 +24,8 @@ use crate::input::{Input, absolute};
 use crate::interfaces::{Candidate, Verdict, Watch};
 use crate::languages::Lang;
 use crate::oracle::{
-    BuiltIn, Exit, Ran, ScriptOracle, cannot_ever_start, default_timeout, default_work_dir,
+    BuiltIn, Exit, Ran, ScriptOracle, Signature, cannot_ever_start, default_timeout,
+    default_work_dir,
 };
 use crate::output::write_atomically;
 use crate::settings::{Judge, Settings};
@@ -178,6 +179,25 @@ fn with_crash_signature(
     Ok(Some((probe, Some(first))))
 }
 
+/// With `--same-crash`, the crash signature of one run of the command on
+/// `input` (`None`: it shows no crash), for `--each`'s triage; `Ok(None)`
+/// too if a signal came first.
+pub(crate) fn crash_signature_of(
+    settings: &Settings,
+    script: &Path,
+    input: &Input,
+    interrupted: &AtomicBool,
+) -> Result<Option<Signature>> {
+    let probe = probe(settings, script, input)?;
+    let Some(depth) = probe.builtin().and_then(BuiltIn::same_crash) else {
+        return Ok(None);
+    };
+    let (_, signature) = probe
+        .crash_signature(&input.source, depth, Watch::Flag(interrupted))
+        .map_err(unusable)?;
+    Ok(signature)
+}
+
 /// The oracle as the baseline runs it: the user's timeout, or a generous one.
 fn probe(settings: &Settings, script: &Path, input: &Input) -> Result<ScriptOracle> {
     let copies: Vec<PathBuf> = settings
@@ -209,6 +229,7 @@ fn probe(settings: &Settings, script: &Path, input: &Input) -> Result<ScriptOrac
         .with_memory_limit(settings.memory_limit)
         .with_tree(input.files.as_ref().map(FileSet::layout))
         .with_builtin(builtin)
+        .with_sightings(settings.sightings.clone())
         .with_shared_dir()
 }
 

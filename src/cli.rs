@@ -486,6 +486,16 @@ pub struct Cli {
     #[arg(short, long, value_name = "FILE", help_heading = "Output")]
     pub(crate) output: Option<PathBuf>,
 
+    /// Reduce every file of the directory (or every file listed) as a test
+    /// case of its own, with the same oracle, into the output directory
+    /// (-o, default DIR.reduced/ or reduced/), with report.json and
+    /// report.sarif. With --same-crash the files are grouped by crash
+    /// signature first and one reproducer per group is reduced, from its
+    /// smallest file; a crash met while reducing that no file had becomes a
+    /// group of its own.
+    #[arg(long, help_heading = "Input")]
+    pub(crate) each: bool,
+
     /// Overwrite the input with the result, after saving it as INPUT.orig (a directory whole as DIR.orig, listed files each as FILE.orig).
     #[arg(long, conflicts_with = "output", help_heading = "Output")]
     pub(crate) in_place: bool,

@@ -18,6 +18,7 @@ pub(crate) mod bitset;
 mod checks;
 pub mod cli;
 pub mod configuration;
+mod each;
 pub mod engine;
 pub mod exit;
 pub mod fileset;

@@ -88,6 +88,11 @@ pub struct Settings {
     /// The formatter `--format native` uses instead of the language's, a
     /// shell command from stdin to stdout (`--format-with`).
     pub(crate) format_with: Option<String>,
+    /// Every file of the input a test case of its own (`--each`).
+    pub(crate) each: bool,
+    /// Set by `--each`'s driver for one case's run, never by the command
+    /// line: where the oracle counts its runs and notes other crashes.
+    pub(crate) sightings: Option<std::sync::Arc<crate::oracle::Sightings>>,
 }
 
 /// What judges a candidate.
@@ -128,7 +133,12 @@ impl std::fmt::Debug for LlmEndpoint {
 impl Settings {
     /// Whether the input is several files or a directory, reduced as a set.
     pub(crate) fn reads_files(&self) -> bool {
-        self.inputs.len() > 1 || self.input.is_dir()
+        !self.each && (self.inputs.len() > 1 || self.input.is_dir())
+    }
+
+    /// Whether the oracle is `--same-crash`'s.
+    pub(crate) fn same_crash(&self) -> bool {
+        matches!(&self.oracle, Judge::Run(spec) if spec.expect.same_crash.is_some())
     }
 
     /// Whether the input is standard input.

@@ -33,7 +33,7 @@ fn assert_run_invariants(sb: &Sandbox, args: &[&str], input: &str, original: &[u
 
 /// The two-bug target built with AddressSanitizer in the sandbox, and its
 /// crash input.
-fn two_bugs() -> Sandbox {
+pub(crate) fn two_bugs() -> Sandbox {
     let sb = Sandbox::new();
     sb.fixture("two-bugs");
     assert!(succeeds_quietly(
@@ -52,7 +52,7 @@ fn two_bugs() -> Sandbox {
 }
 
 /// The stderr of the two-bug target run on `file`.
-fn report(sb: &Sandbox, file: &str) -> String {
+pub(crate) fn report(sb: &Sandbox, file: &str) -> String {
     let out = run_quietly(
         quiet(sb.path().join("target"))
             .arg(file)

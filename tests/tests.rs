@@ -5,6 +5,7 @@
 mod builtin;
 mod cluster;
 mod determinism;
+mod each;
 mod engine_corpus;
 mod faults;
 mod flat;

@@ -83,6 +83,8 @@ impl Cli {
             llm,
             retest_every: self.retest_every,
             format_with: self.format_with,
+            each: self.each,
+            sightings: None,
         })
     }
 
@@ -405,11 +407,38 @@ impl Cli {
         Ok(max_time)
     }
 
+    /// Refuses, with `--each`, an input or output that is not a set of
+    /// files (standard input, standard output, in place) and the flags
+    /// that write one file beside the result (`--stats-json`: the report
+    /// is `report.json` in the output directory; `--history`): exit 2.
+    fn refuse_each_flags(&self) -> Result<()> {
+        if !self.each {
+            return Ok(());
+        }
+        let dash = |p: &std::path::Path| p.as_os_str() == "-";
+        let flags = [
+            (self.input.iter().any(|p| dash(p)), "standard input (-)"),
+            (self.output.as_deref().is_some_and(dash), "-o -"),
+            (self.in_place, "--in-place"),
+            (self.stats_json.is_some(), "--stats-json (see report.json)"),
+            (self.history.is_some(), "--history"),
+        ];
+        match flags.iter().find(|(given, _)| *given) {
+            Some((_, flag)) => Err(failure(
+                exit::USAGE,
+                format!("--each writes one result per case into a directory: drop {flag}"),
+            )),
+            None => Ok(()),
+        }
+    }
+
     /// Refuses the run-level flags that work on one file's text (a history
     /// of it, outside reducers and proposals given it, restarts from it) for
     /// several files: exit 2, naming the flag.
     fn refuse_single_file_flags(&self) -> Result<()> {
-        let several = self.input.len() > 1 || self.input.first().is_some_and(|p| p.is_dir());
+        let several =
+            !self.each && (self.input.len() > 1 || self.input.first().is_some_and(|p| p.is_dir()));
+        self.refuse_each_flags()?;
         let flags = [
             (self.history.is_some(), "--history"),
             (self.restart && !self.no_restart, "--restart"),

@@ -28,6 +28,7 @@ mod formatter;
 mod memory;
 mod outside;
 mod process;
+mod sightings;
 mod signature;
 mod workdir;
 
@@ -57,6 +58,7 @@ use process::{
     ExitWaiter, OUTPUT_GRACE, RUN_MARKER_VAR, RunningGroup, become_subreaper, drain_output,
     kill_group, run_marker, signal_group, wait_until_group_gone,
 };
+pub(crate) use sightings::Sightings;
 pub(crate) use signature::{DEFAULT_DEPTH, Signature, signal_names, signal_number};
 pub(crate) use workdir::{CACHE_DIR_VAR, default_work_dir, remove_leftover_dirs};
 use workdir::{SharedDir, TMPDIR_NOTICE_BYTES, bytes_under, remove_dir_robustly};
@@ -104,6 +106,8 @@ pub(crate) struct ScriptOracle {
     builtin: Option<Arc<BuiltIn>>,
     /// The run's cache directory, shared by every test ([`CACHE_DIR_VAR`]).
     shared: Option<Arc<SharedDir>>,
+    /// `--each`: the runs counted, and the crashes no group has.
+    sightings: Option<Arc<Sightings>>,
 }
 
 /// One test as the checks see it: how it ended, how long it took, and
@@ -195,6 +199,7 @@ impl ScriptOracle {
             tree: None,
             builtin: None,
             shared: None,
+            sightings: None,
         }
     }
 
@@ -202,6 +207,13 @@ impl ScriptOracle {
     /// status; the command replaces the script.
     pub(crate) fn with_builtin(mut self, builtin: Option<BuiltIn>) -> Self {
         self.builtin = builtin.map(Arc::new);
+        self
+    }
+
+    /// Counts every run in `sightings`, and notes there the crashes that
+    /// are not the one kept (`--each`).
+    pub(crate) fn with_sightings(mut self, sightings: Option<Arc<Sightings>>) -> Self {
+        self.sightings = sightings;
         self
     }
 
@@ -339,12 +351,18 @@ impl ScriptOracle {
         let interesting = match &self.builtin {
             None => finished.exit.interesting(),
             Some(_) if !finished.ran => false,
-            Some(b) => b.judge(
-                finished.exit,
-                &finished.stdout,
-                &finished.stderr,
-                &finished.arg,
-            ),
+            Some(b) => {
+                let interesting = b.judge(
+                    finished.exit,
+                    &finished.stdout,
+                    &finished.stderr,
+                    &finished.arg,
+                );
+                if !interesting {
+                    self.note_other_crash(b, &finished, bytes);
+                }
+                interesting
+            }
         };
         Ok(Ran {
             exit: finished.exit,
@@ -372,7 +390,24 @@ impl ScriptOracle {
         Ok((ran, signature))
     }
 
+    /// With `--each` and `--same-crash`: notes the crash of a candidate
+    /// that did not show the one kept, if it shows another.
+    fn note_other_crash(&self, builtin: &BuiltIn, finished: &Finished, bytes: &[u8]) {
+        let (Some(sightings), Some(depth)) = (&self.sightings, builtin.same_crash()) else {
+            return;
+        };
+        let (exit, out, err) = (finished.exit, &finished.stdout, &finished.stderr);
+        if exit != Exit::Cancelled
+            && let Some(signature) = BuiltIn::signature_of(exit, out, err, &finished.arg, depth)
+        {
+            sightings.saw(signature, bytes);
+        }
+    }
+
     fn run_once(&self, bytes: &[u8], cancel: Watch<'_>) -> Result<Finished> {
+        if let Some(sightings) = &self.sightings {
+            sightings.ran();
+        }
         let mut builder = tempfile::Builder::new();
         builder.prefix("reduce-test-");
         let dir = match &self.work_dir {
