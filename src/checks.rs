@@ -175,8 +175,47 @@ fn with_crash_signature(
             ),
         ));
     };
-    let probe = probe.with_builtin(Some(builtin.with_signature(signature)));
+    let builtin = match shown_signature(&probe, &input.source, &signature, cancel)? {
+        Some(shown) => builtin.with_signature(signature).with_shown(shown),
+        None => builtin.with_signature(signature),
+    };
+    let probe = probe.with_builtin(Some(builtin));
     Ok(Some((probe, Some(first))))
+}
+
+/// [`shown_signature`] for `--each`: `input`'s run symbolized, when
+/// `signature` (read from it unsymbolized) needs it.
+pub(crate) fn shown_signature_of(
+    settings: &Settings,
+    script: &Path,
+    input: &Input,
+    signature: &Signature,
+    interrupted: &AtomicBool,
+) -> Result<Option<Signature>> {
+    let probe = probe(settings, script, input)?;
+    shown_signature(&probe, &input.source, signature, Watch::Flag(interrupted))
+}
+
+/// When `signature` holds unsymbolized frames (module and offset, as the
+/// tests run), the signature of a symbolized run on `bytes`, to show; `None`
+/// when it holds none, or the symbolized run shows another crash.
+fn shown_signature(
+    probe: &ScriptOracle,
+    bytes: &[u8],
+    signature: &Signature,
+    cancel: Watch<'_>,
+) -> Result<Option<Signature>> {
+    let Some(depth) = probe.builtin().and_then(BuiltIn::same_crash) else {
+        return Ok(None);
+    };
+    if !signature.frames.iter().any(|f| f.contains("+0x")) {
+        return Ok(None);
+    }
+    let (_, shown) = probe
+        .symbolized()
+        .crash_signature(bytes, depth, cancel)
+        .map_err(unusable)?;
+    Ok(shown.filter(|s| s.kind == signature.kind))
 }
 
 /// With `--same-crash`, the crash signature of one run of the command on

@@ -20,7 +20,7 @@ use std::sync::{Arc, Mutex};
 
 use anyhow::{Context, Result, bail};
 
-use crate::checks::crash_signature_of;
+use crate::checks::{crash_signature_of, shown_signature_of};
 use crate::exit::{self, failure};
 use crate::input::Input;
 use crate::interfaces::Messages;
@@ -81,6 +81,7 @@ pub(crate) fn run(
     }
     let runner = Runner {
         settings,
+        script,
         out_dir: &out_dir,
         interrupted,
         reduce_one,
@@ -215,6 +216,7 @@ fn triage_all(
 /// What the groups' runs share.
 struct Runner<'a> {
     settings: &'a Settings,
+    script: &'a Path,
     out_dir: &'a Path,
     interrupted: &'a AtomicBool,
     reduce_one: &'a (dyn Fn(&Settings) -> Result<i32> + Sync),
@@ -250,9 +252,9 @@ impl Runner<'_> {
     /// The signatures of the report's groups and of `more`.
     fn known(&self, more: &[Group]) -> BTreeSet<String> {
         let report = self.report.lock().unwrap_or_else(|e| e.into_inner());
-        let listed = report.groups.iter().filter_map(|g| g.signature.clone());
+        let listed = report.groups.iter().filter_map(|g| g.key.clone());
         listed
-            .chain(more.iter().filter_map(|g| g.signature.clone()))
+            .chain(more.iter().filter_map(|g| g.key.clone()))
             .collect()
     }
 
@@ -295,10 +297,11 @@ impl Runner<'_> {
         jobs: usize,
         known: &BTreeSet<String>,
     ) -> Result<Vec<Found>> {
+        let sightings = Arc::new(Sightings::new(known.clone()));
+        self.show(&mut group, &sightings)?;
         if self.lock().done(&group, self.out_dir) {
             return Ok(Vec::new());
         }
-        let sightings = Arc::new(Sightings::new(known.clone()));
         let reproducer = self.out_dir.join(&group.reproducer);
         if let Some(parent) = reproducer.parent() {
             std::fs::create_dir_all(parent)
@@ -337,6 +340,20 @@ impl Runner<'_> {
                 lang,
             });
         Ok(found.collect())
+    }
+
+    /// Names a crash group by its signature from a symbolized run on its
+    /// file, when the tests' own runs did not symbolize its frames.
+    fn show(&self, group: &mut Group, sightings: &Arc<Sightings>) -> Result<()> {
+        let Some(compared) = group.compared.clone() else {
+            return Ok(());
+        };
+        let out = self.out_dir.join(".triage");
+        let case = case_settings(self.settings, &group.source, &out, 1, Arc::clone(sightings));
+        let input = Input::read(&case)?;
+        let shown = shown_signature_of(&case, self.script, &input, &compared, self.interrupted)?;
+        group.show(shown.as_ref().unwrap_or(&compared));
+        Ok(())
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Report> {

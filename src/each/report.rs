@@ -29,8 +29,12 @@ pub(crate) struct Found {
 /// `--same-crash`, one file), and what its reduction gave.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Group {
-    /// The crash signature (`None` without `--same-crash`).
+    /// The crash signature as shown, from a symbolized run (`None`
+    /// without `--same-crash`).
     pub(crate) signature: Option<String>,
+    /// The signature as the tests compare it: read from runs that do not
+    /// symbolize, so frames may be modules and offsets.
+    pub(crate) key: Option<String>,
     /// The reduced file, relative to the output directory.
     pub(crate) reproducer: String,
     /// The corpus's files in the group, relative to its directory
@@ -51,6 +55,9 @@ pub(crate) struct Group {
     /// How to read it (`None`: as any input is read).
     #[serde(skip)]
     pub(crate) lang: Option<Lang>,
+    /// The compared signature itself (none for a group read back).
+    #[serde(skip)]
+    pub(crate) compared: Option<Signature>,
 }
 
 impl Group {
@@ -64,13 +71,22 @@ impl Group {
             )
         });
         let source = members[0].clone();
-        let signature = signature.to_string();
-        Group {
-            reproducer: with_extension(slug(&signature), &source),
-            signature: Some(signature),
+        let mut group = Group {
             inputs: members.iter().map(|m| relative(m, root)).collect(),
+            key: Some(signature.to_string()),
+            compared: Some(signature.clone()),
             ..Group::from_source(source)
-        }
+        };
+        group.show(signature);
+        group
+    }
+
+    /// Shows the group's crash as `shown` (its signature from a
+    /// symbolized run), which names its reproducer.
+    pub(crate) fn show(&mut self, shown: &Signature) {
+        let shown = shown.to_string();
+        self.reproducer = with_extension(slug(&shown), &self.source);
+        self.signature = Some(shown);
     }
 
     /// The group of one file, without `--same-crash`: its result goes
@@ -87,26 +103,30 @@ impl Group {
     /// The group of a crash found while reducing, its candidate written
     /// into `dir` to be reduced from.
     pub(crate) fn found(found: &Found, dir: &Path) -> Result<Self> {
-        let signature = found.signature.to_string();
-        let mut name = PathBuf::from(slug(&signature));
+        let key = found.signature.to_string();
+        let mut name = PathBuf::from(slug(&key));
         if let Some(extension) = &found.extension {
             name.set_extension(extension);
         }
         let source = dir.join(&name);
         std::fs::write(&source, &found.bytes)
             .with_context(|| format!("cannot write {}", source.display()))?;
-        Ok(Group {
-            reproducer: name.to_string_lossy().into_owned(),
-            signature: Some(signature),
+        let mut group = Group {
+            key: Some(key),
+            compared: Some(found.signature.clone()),
             found_while_reducing: true,
             lang: found.lang,
             ..Group::from_source(source)
-        })
+        };
+        group.show(&found.signature);
+        Ok(group)
     }
 
     fn from_source(source: PathBuf) -> Self {
         Group {
             signature: None,
+            key: None,
+            compared: None,
             reproducer: String::new(),
             inputs: Vec::new(),
             bytes_before: std::fs::metadata(&source).map_or(0, |m| m.len()),
@@ -138,7 +158,7 @@ impl Group {
 
     /// Whether `earlier` is this group, finished by an earlier run.
     fn same_as(&self, earlier: &Group) -> bool {
-        earlier.signature == self.signature
+        earlier.key == self.key
             && earlier.inputs == self.inputs
             && earlier.reproducer == self.reproducer
             && earlier.outcome == "reduced"

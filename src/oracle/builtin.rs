@@ -74,6 +74,10 @@ pub(crate) struct BuiltIn {
     cwd: PathBuf,
     /// The original's signature, which every interesting candidate shows.
     signature: Option<Signature>,
+    /// The same read from a symbolized run, when the tests run without
+    /// symbolizing: what is shown, and what `--print-oracle`'s script
+    /// (run with the user's environment) checks.
+    shown: Option<Signature>,
     /// `--timeout`, for the script `--print-oracle` writes.
     timeout_secs: Option<f64>,
 }
@@ -106,6 +110,7 @@ impl BuiltIn {
             spec,
             cwd,
             signature: None,
+            shown: None,
             timeout_secs,
         }
     }
@@ -116,8 +121,17 @@ impl BuiltIn {
         self
     }
 
+    /// The signature as read from a symbolized run, shown to the user
+    /// (`signature` when it is the same).
+    pub(crate) fn with_shown(mut self, shown: Signature) -> Self {
+        self.shown = Some(shown);
+        self
+    }
+
+    /// The original's signature as shown: with function names where the
+    /// target has them.
     pub(crate) fn signature(&self) -> Option<&Signature> {
-        self.signature.as_ref()
+        self.shown.as_ref().or(self.signature.as_ref())
     }
 
     /// `--same-crash`'s depth, when it was asked for.
@@ -214,7 +228,7 @@ impl BuiltIn {
             parts.push("a timeout".into());
         }
         if e.same_crash.is_some() {
-            match &self.signature {
+            match self.signature() {
                 Some(s) => parts.push(format!("the crash {s}")),
                 None => parts.push("the original's crash".into()),
             }
@@ -280,7 +294,7 @@ impl BuiltIn {
                 ));
             }
         }
-        if let (Some(depth), Some(signature)) = (e.same_crash, &self.signature) {
+        if let (Some(depth), Some(signature)) = (e.same_crash, self.signature()) {
             s.push_str(&crash_check(signature, depth));
         }
         s.push_str("exit 0\n");

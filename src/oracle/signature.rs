@@ -212,8 +212,21 @@ fn frame_name(rest: &str) -> Option<String> {
         return None;
     }
     let Some(symbol) = rest.strip_prefix("in ") else {
+        // Unsymbolized: a sanitizer's own frames are those in its runtime.
+        const RUNTIMES: [&str; 6] = [
+            "libasan",
+            "libubsan",
+            "libmsan",
+            "liblsan",
+            "libtsan",
+            "libclang_rt",
+        ];
         let found = MODULE.captures(rest)?;
-        return Some(format!("{}+{}", base_name(&found[1]), &found[2]));
+        let module = base_name(&found[1]);
+        if RUNTIMES.iter().any(|r| module.starts_with(r)) {
+            return None;
+        }
+        return Some(format!("{module}+{}", &found[2]));
     };
     // The name ends where its location begins: a path, or a module.
     let mut words: Vec<&str> = symbol.split(' ').collect();
@@ -418,6 +431,7 @@ allocated by thread T0 here:
             "AddressSanitizer: heap-buffer-overflow in read_record"
         );
         let unsymbolized = "==1==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000000 (pc 0x1 T0)\n\
+            \x20   #0 0x7f03bce48060  (/lib/x86_64-linux-gnu/libasan.so.8+0x48060)\n\
             \x20   #0 0x55d0c1  (/tmp/two/target+0x11c9) (BuildId: 3f2a)\n\
             \x20   #1 0x55d0c2  (/tmp/two/target+0x1234)\n";
         assert_eq!(
