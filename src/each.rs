@@ -80,6 +80,7 @@ pub(crate) fn run(
         ));
     }
     let runner = Runner {
+        progress: (AtomicUsize::new(0), AtomicUsize::new(0)),
         settings,
         script,
         out_dir: &out_dir,
@@ -215,6 +216,8 @@ fn triage_all(
 
 /// What the groups' runs share.
 struct Runner<'a> {
+    /// Groups finished, and groups known so far (found ones add to it).
+    progress: (AtomicUsize, AtomicUsize),
     settings: &'a Settings,
     script: &'a Path,
     out_dir: &'a Path,
@@ -262,6 +265,7 @@ impl Runner<'_> {
     /// their tests showed that are not `known`, each with its smallest
     /// candidate.
     fn reduce_groups(&self, groups: Vec<Group>, known: &BTreeSet<String>) -> Result<Vec<Found>> {
+        self.progress.1.fetch_add(groups.len(), Ordering::SeqCst);
         let at_once = self.settings.jobs.min(groups.len()).max(1);
         let jobs = (self.settings.jobs / at_once).max(1);
         let queue = Mutex::new(groups.into_iter());
@@ -325,7 +329,9 @@ impl Runner<'_> {
             Ok(code) => format!("stopped (exit {code})"),
             Err(e) => format!("failed: {e:#}"),
         };
-        (self.say)(&group.summary());
+        let done = self.progress.0.fetch_add(1, Ordering::SeqCst) + 1;
+        let total = self.progress.1.load(Ordering::SeqCst);
+        (self.say)(&format!("[{done}/{total}] {}", group.summary()));
         let extension = group.source.extension().map(|e| e.to_owned());
         let mut report = self.lock();
         report.add(group);
