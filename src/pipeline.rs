@@ -99,10 +99,14 @@ fn phases_of(algo: &'static Entry, lang: Lang) -> (Vec<&'static Entry>, bool) {
         // Text: the block tree's deletions, then lines and tokens.
         (Role::Pipeline, Lang::Text) => (vec![&PERSES, &DRDD], false),
         // Binary input: whole records, blocks of bytes, runs of bytes set
-        // to one value, then single bytes (runs of one value are cache hits).
+        // to one value, then single bytes (runs of one value are cache
+        // hits), then length fields shrunk with their payloads.
         (Role::Pipeline, Lang::Bytes) => {
-            use registry::{BYTE_BLOCKS, BYTE_SCANS, FILL, RECORDS};
-            (vec![&RECORDS, &BYTE_BLOCKS, &FILL, &BYTE_SCANS], false)
+            use registry::{BYTE_BLOCKS, BYTE_SCANS, FILL, LENGTHS, RECORDS};
+            (
+                vec![&RECORDS, &BYTE_BLOCKS, &FILL, &BYTE_SCANS, &LENGTHS],
+                false,
+            )
         }
         _ => (vec![algo], false),
     }

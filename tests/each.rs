@@ -95,7 +95,7 @@ fn a_crash_directory_is_grouped_by_signature_and_each_group_reduced_from_its_sma
     assert_eq!(overflow["bytes_before"], crash.len());
     // The one-file run's result (tests/builtin.rs), from the smallest file.
     let reproducer = format!("out/{}", overflow["reproducer"].as_str().unwrap());
-    assert_eq!(sb.read(&reproducer), [&b"N\x10"[..], &[0; 16]].concat());
+    assert_eq!(sb.read(&reproducer), [&b"N\x09"[..], &[0; 9]].concat());
     let null_read = group(&r, "SEGV in lookup");
     assert_eq!(null_read["inputs"], serde_json::json!(["b1.bin"]));
     assert_eq!(null_read["found_while_reducing"], false);

@@ -20,6 +20,7 @@ use crate::policy::flat::FlatPolicy;
 use crate::policy::format::{Format, Style};
 use crate::policy::hdd::{Hdd, HddOptions};
 use crate::policy::idreplace::IdReplace;
+use crate::policy::lengths::Lengths;
 use crate::policy::literals::Literals;
 use crate::policy::perses::{Perses, PersesOptions};
 use crate::policy::records::Records;
@@ -616,6 +617,17 @@ pub(crate) static FILL: Entry = Entry {
     algo: None,
 };
 
+pub(crate) static LENGTHS: Entry = Entry {
+    name: "lengths",
+    role: Role::Pass,
+    needs_tree: false,
+    takes_inner: false,
+    builder: Some(|cx| Box::new(Lengths::new(cx.units()))),
+    description: "A length field (1, 2 or 4 bytes, either byte order) shrunk with the payload it counts, by halves (binary input)",
+    guarantee: "none: no length field left that a smaller length with its payload shortened passes",
+    algo: None,
+};
+
 pub(crate) static RENAME: Entry = Entry {
     name: "rename",
     role: Role::Pass,
@@ -673,6 +685,7 @@ pub static ENTRIES: &[&Entry] = &[
     &BYTE_BLOCKS,
     &FILL,
     &BYTE_SCANS,
+    &LENGTHS,
     &RENAME,
     &FORMAT,
 ];
