@@ -16,6 +16,7 @@
 //! `--print-oracle` writes the same judgement as a shell script
 //! ([`BuiltIn::script`]).
 
+use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use regex::Regex;
@@ -151,6 +152,31 @@ impl BuiltIn {
     /// Whether the candidate is the command's standard input (no `{}`).
     pub(crate) fn reads_stdin(&self) -> bool {
         !self.spec.command.contains("{}")
+    }
+
+    /// The command's words with `candidate` in place of `{}`, when the
+    /// command is simple enough to start without a shell: words of
+    /// letters, digits and `._/+,:@%=-` (no `=` in the first, which would
+    /// be an assignment), `{}` the only braces. A shell's start costs
+    /// about 1.2 ms, a sixth of a test of a small AddressSanitizer target.
+    pub(crate) fn direct_words(&self, candidate: &Path) -> Option<Vec<OsString>> {
+        let command = &self.spec.command;
+        let plain = |c: char| c.is_ascii_alphanumeric() || "._/+,:@%=- \t".contains(c);
+        let words: Vec<&str> = command.split_whitespace().collect();
+        let simple = command.replace("{}", "").chars().all(plain)
+            && words
+                .first()
+                .is_some_and(|w| !w.contains('=') && !w.contains("{}"));
+        if !simple {
+            return None;
+        }
+        let path = candidate.as_os_str();
+        let words = words.iter().map(|w| match *w {
+            "{}" => path.to_os_string(),
+            w if w.contains("{}") => w.replace("{}", &path.to_string_lossy()).into(),
+            w => w.into(),
+        });
+        Some(words.collect())
     }
 
     /// The shell command line that tests `candidate`.
@@ -407,6 +433,34 @@ mod tests {
         assert!(!b.judge(Exit::Code(0), b"", b"", at));
         assert!(!b.judge(Exit::Cancelled, b"", b"", at));
         assert!(b.reads_stdin());
+    }
+
+    #[test]
+    fn a_simple_command_starts_without_a_shell_and_any_other_through_one() {
+        let spec = |command: &str| RunSpec {
+            command: command.to_string(),
+            expect: Expectations::default(),
+        };
+        let words = |command: &str| {
+            let b = BuiltIn::new(spec(command), PathBuf::from("/w"), None);
+            b.direct_words(Path::new("/t/in.bin"))
+        };
+        let os = |w: &[&str]| w.iter().map(OsString::from).collect::<Vec<_>>();
+        assert_eq!(words("./target {}"), Some(os(&["./target", "/t/in.bin"])));
+        assert_eq!(
+            words("prog -x --in={} -o /dev/null"),
+            Some(os(&["prog", "-x", "--in=/t/in.bin", "-o", "/dev/null"]))
+        );
+        for shell in [
+            "./t {} | head",
+            "ASAN_OPTIONS=x=1 ./t {}",
+            "./t \"{}\"",
+            "./t {} > out",
+            "./t $HOME/{}",
+            "./t {} && true",
+        ] {
+            assert_eq!(words(shell), None, "{shell}");
+        }
     }
 
     #[test]

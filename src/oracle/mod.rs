@@ -126,6 +126,26 @@ const UNSYMBOLIZED: [&str; 4] = [
     "LSAN_OPTIONS",
 ];
 
+/// The executable `word` names, as the shell would find it: a path with a
+/// `/` (relative to `cwd`), else the first in `PATH`; `None` when there
+/// is none, so that the shell runs the command and says why (exit 126 or
+/// 127, a verdict, instead of a test that cannot start).
+fn executable(word: &std::ffi::OsStr, cwd: &Path) -> Option<PathBuf> {
+    use std::os::unix::fs::PermissionsExt;
+    let runnable = |p: &Path| {
+        fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    let path = Path::new(word);
+    if path.components().count() > 1 {
+        let path = cwd.join(path);
+        return runnable(&path).then_some(path);
+    }
+    let dirs = std::env::var_os("PATH")?;
+    std::env::split_paths(&dirs)
+        .map(|dir| dir.join(path))
+        .find(|p| runnable(p))
+}
+
 /// One test as the checks see it: how it ended, how long it took, and
 /// whether that is interesting (the script exited 0, or the built-in
 /// oracle's expectations held).
@@ -324,16 +344,24 @@ impl ScriptOracle {
     /// With `--run`, the command line through `/bin/sh -c` instead of the
     /// script, in the directory `reduce` was started from.
     fn command(&self, candidate: &Path, cwd: &Path) -> Command {
-        let (program, args): (&Path, Vec<OsString>) = match &self.builtin {
-            Some(b) => (
-                Path::new("/bin/sh"),
+        let direct = match (&self.builtin, &self.launcher) {
+            (Some(b), None) => b.direct_words(candidate),
+            _ => None,
+        };
+        let (program, args): (PathBuf, Vec<OsString>) = match (&self.builtin, direct) {
+            (Some(b), Some(mut words)) if let Some(program) = executable(&words[0], b.cwd()) => {
+                words.remove(0);
+                (program, words)
+            }
+            (Some(b), _) => (
+                PathBuf::from("/bin/sh"),
                 vec!["-c".into(), b.shell_line(candidate).into()],
             ),
-            None => (&self.script, vec![candidate.into()]),
+            (None, _) => (self.script.clone(), vec![candidate.into()]),
         };
         let mut command = match &self.launcher {
             None => {
-                let mut command = Command::new(program);
+                let mut command = Command::new(&program);
                 command.args(args);
                 command
             }
@@ -343,7 +371,7 @@ impl ScriptOracle {
                     .arg("-c")
                     .arg(format!("{launcher} \"$@\""))
                     .arg("reduce-launcher")
-                    .arg(program)
+                    .arg(&program)
                     .args(args);
                 command
             }
