@@ -196,30 +196,13 @@ impl Policy for Lengths {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::atomic::{AtomicU32, Ordering};
-
     use super::*;
-    use crate::engine::Engine;
-    use crate::interfaces::{Candidate, Quiet, Verdict};
-    use crate::units::UnitKind;
+    use crate::policy::testing::run_over_bytes;
 
     /// Runs the pass over `source` as bytes; returns the result and the
     /// number of tests.
     fn lengths(source: &[u8], interesting: impl Fn(&[u8]) -> bool + Sync) -> (Vec<u8>, u32) {
-        let units = Arc::new(Units::flat(source.to_vec(), UnitKind::Byte));
-        let calls = AtomicU32::new(0);
-        let oracle = |c: &Candidate<'_>| {
-            calls.fetch_add(1, Ordering::SeqCst);
-            match interesting(c.bytes) {
-                true => Verdict::Interesting,
-                false => Verdict::NotInteresting,
-            }
-        };
-        let mut engine = Engine::new(&units, &oracle).with_cache(false);
-        let mut policy: Box<dyn Policy> = Box::new(Lengths::new(Arc::clone(&units)));
-        let full = Configuration::full(units.len());
-        let (result, _) = engine.run(&mut policy, full, &mut Quiet);
-        (units.render(&result), calls.load(Ordering::SeqCst))
+        run_over_bytes(|units| Box::new(Lengths::new(units)), source, interesting)
     }
 
     /// A reader of `tag, length, payload` records that "overflows" when a

@@ -425,6 +425,30 @@ pub(crate) mod testing {
     use crate::policy::flat::FlatPolicy;
     use crate::units::Units;
 
+    /// Runs the policy `build` makes over `source` as bytes, through
+    /// [`Engine::run`] with the cache off, judging a candidate by
+    /// `interesting(bytes)`; returns the result and the number of tests.
+    pub(crate) fn run_over_bytes(
+        build: impl Fn(Arc<Units>) -> Box<dyn Policy>,
+        source: &[u8],
+        interesting: impl Fn(&[u8]) -> bool + Sync,
+    ) -> (Vec<u8>, u32) {
+        let units = Arc::new(Units::flat(source.to_vec(), crate::units::UnitKind::Byte));
+        let calls = AtomicU32::new(0);
+        let oracle = |c: &Candidate<'_>| {
+            calls.fetch_add(1, Ordering::SeqCst);
+            match interesting(c.bytes) {
+                true => Verdict::Interesting,
+                false => Verdict::NotInteresting,
+            }
+        };
+        let mut engine = Engine::new(&units, &oracle).with_cache(false);
+        let mut policy = build(Arc::clone(&units));
+        let full = Configuration::full(units.len());
+        let (result, _) = engine.run(&mut policy, full, &mut Quiet);
+        (units.render(&result), calls.load(Ordering::SeqCst))
+    }
+
     /// Reduces `n` units of weight 1 with `minimizer`; see [`run_weighted`].
     pub(crate) fn run_flat(
         minimizer: Box<dyn ListMinimizer>,
