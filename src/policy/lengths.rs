@@ -9,10 +9,13 @@
 //! length field (one byte; two and four bytes, little and big endian) whose
 //! value `v` fits in the bytes after it, and searches by halves for the
 //! smallest `v'` the oracle accepts with the payload's last `v - v'` bytes
-//! deleted and the field set to `v'`. A field whose value cannot be a
-//! length there (zero, one, past the end) costs nothing.
+//! deleted and the field set to `v'`; then, the same way, for the fewest
+//! of the remaining payload's *last* bytes it needs (the bytes a bug
+//! needs may sit at a payload's end: an index past a table's end after
+//! valid ones). A field whose value cannot be a length there (zero, one,
+//! past the end) costs nothing.
 //!
-//! **Cost:** about log2(v) tests per field read, on results of at most
+//! **Cost:** about 2·log2(v) tests per field read, on results of at most
 //! [`MAX_KEPT`] bytes (on more, every byte value fits as a length, and the
 //! block and byte passes before it have the most to do). **Guarantee:**
 //! none beyond the oracle's verdict on every step.
@@ -44,6 +47,8 @@ struct Search {
     tried: u64,
     /// Whether that proposal awaits its verdict.
     pending: bool,
+    /// Which end of the payload goes: its tail first, then its head.
+    head: bool,
 }
 
 /// The pass's state: the kept bytes as the current configuration has
@@ -120,6 +125,7 @@ impl Lengths {
                     hi: v,
                     tried: v,
                     pending: false,
+                    head: false,
                 });
             }
         }
@@ -127,7 +133,7 @@ impl Lengths {
     }
 
     /// The field of `search` set to `length`, the payload's bytes past it
-    /// deleted.
+    /// deleted (its first bytes, in the head phase).
     fn shrink(&self, search: &Search, length: u64) -> Proposal {
         let (width, big) = search.shape;
         let field = &self.kept[search.at..search.at + width];
@@ -140,7 +146,12 @@ impl Lengths {
             }
         }
         let payload = search.at + width;
-        let cut = &self.kept[payload + length as usize..payload + search.hi as usize];
+        let (length, hi) = (length as usize, search.hi as usize);
+        let cut = if search.head {
+            &self.kept[payload..payload + hi - length]
+        } else {
+            &self.kept[payload + length..payload + hi]
+        };
         Proposal {
             delta: Delta::from_units(cut.iter().copied()),
             rewrites,
@@ -170,6 +181,13 @@ impl Policy for Lengths {
         }
         let mut search = match self.search {
             Some(s) if s.lo < s.hi => s,
+            // The tail's search is over: the head's, down to one byte
+            // (the empty payload was the tail's to try).
+            Some(s) if !s.head && s.hi >= 2 => Search {
+                lo: 1,
+                head: true,
+                ..s
+            },
             _ => self.next_search()?,
         };
         // The middle of the lengths left (the good one is `hi`).
@@ -247,6 +265,16 @@ mod tests {
         let (result, _) = lengths(&input, needs);
         assert_eq!(result.len(), 44);
         assert_eq!(result[..4], [0, 0, 0, 40]);
+    }
+
+    #[test]
+    fn a_payload_keeps_only_its_last_byte_when_that_is_what_the_bug_needs() {
+        // `I n index…`: an index of 8 or more reads past a table of 8.
+        let reads_past = |b: &[u8]| {
+            b.len() >= 2 && b[0] == b'I' && b[1] as usize == b.len() - 2 && b[2..].contains(&9)
+        };
+        let (result, _) = lengths(b"I\x05\x01\x02\x03\x04\x09", reads_past);
+        assert_eq!(result, b"I\x01\x09");
     }
 
     #[test]
