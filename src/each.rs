@@ -43,8 +43,6 @@ pub(crate) fn run(
 ) -> Result<i32> {
     let (files, root) = cases(settings)?;
     let out_dir = output_dir(settings.output.as_deref(), &root);
-    std::fs::create_dir_all(&out_dir)
-        .with_context(|| format!("cannot create the output directory {}", out_dir.display()))?;
     let say = |line: &str| {
         if !settings.quiet {
             Printer::stderr().say(&format!("reduce: {line}\n"));
@@ -53,20 +51,14 @@ pub(crate) fn run(
     let mut report = Report::load(&out_dir, settings.fresh);
     let groups = if settings.same_crash() {
         let triage = Arc::new(Sightings::default());
-        let (groups, no_crash) = triage_all(
-            settings,
-            script,
-            &files,
-            (&root, &out_dir),
-            &triage,
-            interrupted,
-        )?;
-        report.start(triage.executions(), no_crash);
+        let (groups, not_reproducible) =
+            triage_all(settings, script, &files, &root, &triage, interrupted)?;
+        report.start(triage.executions(), not_reproducible);
         say(&format!(
-            "{} files, {} crash signatures, {} without a crash",
+            "{} files, {} crash signatures, {} not reproducible (no crash)",
             files.len(),
             groups.len(),
-            report.no_crash.len()
+            report.not_reproducible.len()
         ));
         groups
     } else {
@@ -79,6 +71,9 @@ pub(crate) fn run(
             "--each --same-crash: no file of the corpus shows a crash",
         ));
     }
+    // Made once there is something to write: bad input leaves nothing.
+    std::fs::create_dir_all(&out_dir)
+        .with_context(|| format!("cannot create the output directory {}", out_dir.display()))?;
     let runner = Runner {
         progress: (AtomicUsize::new(0), AtomicUsize::new(0)),
         settings,
@@ -163,7 +158,7 @@ fn triage_all(
     settings: &Settings,
     script: &Path,
     files: &[PathBuf],
-    (root, out_dir): (&Path, &Path),
+    root: &Path,
     sightings: &Arc<Sightings>,
     interrupted: &AtomicBool,
 ) -> Result<(Vec<Group>, Vec<String>)> {
@@ -177,8 +172,10 @@ fn triage_all(
                     if i >= files.len() || interrupted.load(Ordering::SeqCst) {
                         break;
                     }
-                    let out = out_dir.join(".triage");
-                    let case = case_settings(settings, &files[i], &out, 1, sightings.clone());
+                    // Nothing is written: the output directory may not
+                    // be there yet.
+                    let out = Path::new("-");
+                    let case = case_settings(settings, &files[i], out, 1, sightings.clone());
                     let signature = Input::read(&case)
                         .and_then(|input| crash_signature_of(&case, script, &input, interrupted));
                     results
@@ -192,7 +189,7 @@ fn triage_all(
     let mut results = results.into_inner().unwrap_or_else(|e| e.into_inner());
     results.sort_by_key(|(i, _)| *i);
     let mut by_signature: BTreeMap<String, (Signature, Vec<PathBuf>)> = BTreeMap::new();
-    let mut no_crash = Vec::new();
+    let mut not_reproducible = Vec::new();
     for (i, signature) in results {
         let name = report::relative(&files[i], root);
         match signature.with_context(|| format!("--each: {name}"))? {
@@ -201,7 +198,7 @@ fn triage_all(
                 .or_insert_with(|| (sig, Vec::new()))
                 .1
                 .push(files[i].clone()),
-            None => no_crash.push(name),
+            None => not_reproducible.push(name),
         }
     }
     if interrupted.load(Ordering::SeqCst) {
@@ -211,7 +208,7 @@ fn triage_all(
         .into_values()
         .map(|(sig, members)| Group::of_crash(&sig, members, root))
         .collect();
-    Ok((groups, no_crash))
+    Ok((groups, not_reproducible))
 }
 
 /// What the groups' runs share.

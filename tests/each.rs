@@ -7,7 +7,7 @@
 use std::fs;
 
 use crate::builtin::{report, two_bugs};
-use crate::util::{Sandbox, assert_exit};
+use crate::util::{Sandbox, assert_exit, succeeds_quietly};
 
 const EACH: [&str; 4] = ["--same-crash", "--run", "./target {}", "--each"];
 
@@ -32,6 +32,24 @@ fn corpus(files: &[(&str, &[u8])]) -> Sandbox {
     for (name, bytes) in files {
         fs::write(sb.path().join("crashes").join(name), bytes).unwrap();
     }
+    sb
+}
+
+/// The four-bug target (fixtures/four-bugs) built with AddressSanitizer,
+/// beside its forty crash files in `crashes/`.
+fn four_bugs() -> Sandbox {
+    let sb = Sandbox::new();
+    sb.fixture("four-bugs");
+    let mut gcc = std::process::Command::new("gcc");
+    gcc.args([
+        "-fsanitize=address",
+        "-g",
+        "-O0",
+        "target.c",
+        "-o",
+        "target",
+    ]);
+    assert!(succeeds_quietly(gcc.current_dir(sb.path())));
     sb
 }
 
@@ -99,7 +117,7 @@ fn a_crash_directory_is_grouped_by_signature_and_each_group_reduced_from_its_sma
     let null_read = group(&r, "SEGV in lookup");
     assert_eq!(null_read["inputs"], serde_json::json!(["b1.bin"]));
     assert_eq!(null_read["found_while_reducing"], false);
-    assert_eq!(r["no_crash"], serde_json::json!(["none.bin"]));
+    assert_eq!(r["not_reproducible"], serde_json::json!(["none.bin"]));
     // The total counts the triage's four runs and every group's.
     let groups: u64 = r["groups"]
         .as_array()
@@ -167,4 +185,84 @@ fn each_refuses_what_writes_one_file_beside_one_result() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("--each") && err.contains(flag[0]), "{err}");
     }
+}
+
+#[test]
+fn a_crash_directory_of_four_bugs_gives_one_reproducer_per_bug_at_its_smallest() {
+    let sb = four_bugs();
+    let r = reduce_each(&sb, "out");
+    let groups = r["groups"].as_array().unwrap();
+    let names = |v: &serde_json::Value| -> Vec<String> {
+        let list = v.as_array().unwrap().iter();
+        list.map(|n| n.as_str().unwrap().to_string()).collect()
+    };
+    let mut listed = names(&r["not_reproducible"]);
+    // The files of each bug (named by it), its signature, and its smallest
+    // input: the heap overflow's needs its length byte rewritten to 1.
+    let bugs = [
+        ("stack-", "stack-buffer-overflow in show_text", 23),
+        ("heap-", "heap-buffer-overflow in read_index", 7),
+        ("uaf-", "heap-use-after-free in use_slots", 10),
+        ("null-", "SEGV in read_values", 7),
+    ];
+    for (prefix, signature, smallest) in bugs {
+        let of_bug: Vec<_> = groups
+            .iter()
+            .filter(|g| g["signature"].as_str().unwrap().contains(signature))
+            .collect();
+        assert_eq!(of_bug.len(), 1, "{signature}: {r}");
+        let inputs = names(&of_bug[0]["inputs"]);
+        assert!(inputs.iter().all(|i| i.starts_with(prefix)), "{inputs:?}");
+        assert_eq!(of_bug[0]["bytes_after"], smallest, "{signature}: {r}");
+        listed.extend(inputs);
+    }
+    listed.sort();
+    let mut files: Vec<String> = fs::read_dir(sb.path().join("crashes"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 40);
+    assert_eq!(listed, files, "every file listed once");
+    let heap = group(&r, "heap-buffer-overflow");
+    let reproducer = sb.read(&format!("out/{}", heap["reproducer"].as_str().unwrap()));
+    assert_eq!(reproducer[..6], *b"CHK1I\x01");
+    assert_reproducers(&sb, "out", &r);
+}
+
+#[test]
+fn bad_input_gets_one_line_and_leaves_no_output() {
+    let sb = four_bugs();
+    fs::create_dir(sb.path().join("empty")).unwrap();
+    fs::create_dir(sb.path().join("fine")).unwrap();
+    fs::write(sb.path().join("fine/ok.bin"), "CHK1").unwrap();
+    fs::copy(sb.path().join("target"), sb.path().join("plain")).unwrap();
+    let mode = std::os::unix::fs::PermissionsExt::from_mode(0o644);
+    fs::set_permissions(sb.path().join("plain"), mode).unwrap();
+    let cases = [
+        ("./target {}", "empty", 1, "empty holds no file"),
+        (
+            "./target {}",
+            "fine",
+            3,
+            "no file of the corpus shows a crash",
+        ),
+        ("./plain {}", "crashes", 4, "./plain is not executable"),
+    ];
+    let output = sb.path().join("out");
+    for (command, dir, code, says) in cases {
+        let run = ["--same-crash", "--run", command, "--each", dir, "-o", "out"];
+        let out = sb.reduce(&[&run[..], &["-q"]].concat());
+        assert_exit(&out, code);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(says) && err.lines().count() == 1, "{err}");
+        assert!(!output.exists(), "{dir}: partial output");
+    }
+    // Without -q the file is counted not reproducible first.
+    let out = sb.reduce(&["--same-crash", "--run", "./target {}", "--each", "fine"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("1 files, 0 crash signatures, 1 not reproducible"),
+        "{err}"
+    );
 }

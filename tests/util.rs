@@ -119,14 +119,20 @@ impl Sandbox {
         self.dir.path().join("tmp")
     }
 
-    /// Copies `fixtures/<name>/*` into the sandbox (modes kept) and returns the sandbox path.
+    /// Copies `fixtures/<name>/*` into the sandbox (modes kept, folders
+    /// with what they hold) and returns the sandbox path.
     pub fn fixture(&self, name: &str) -> &Path {
         let src = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("fixtures")
             .join(name);
-        for entry in fs::read_dir(&src).unwrap() {
+        for entry in walkdir::WalkDir::new(&src).min_depth(1) {
             let entry = entry.unwrap();
-            fs::copy(entry.path(), self.path().join(entry.file_name())).unwrap();
+            let to = self.path().join(entry.path().strip_prefix(&src).unwrap());
+            if entry.file_type().is_dir() {
+                fs::create_dir_all(to).unwrap();
+            } else {
+                fs::copy(entry.path(), to).unwrap();
+            }
         }
         self.path()
     }

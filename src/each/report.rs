@@ -171,8 +171,9 @@ pub(crate) struct Report {
     /// Runs of the test command while grouping the files.
     pub(crate) triage_executions: u64,
     pub(crate) groups: Vec<Group>,
-    /// The files that showed no crash (not reduced).
-    pub(crate) no_crash: Vec<String>,
+    /// The files that showed no crash: not reproducible, not reduced.
+    #[serde(default)]
+    pub(crate) not_reproducible: Vec<String>,
     /// The groups an earlier run finished (not written).
     #[serde(skip)]
     earlier: Vec<Group>,
@@ -204,9 +205,9 @@ impl Report {
     }
 
     /// Starts the report with the triage's executions and files.
-    pub(crate) fn start(&mut self, triage_executions: u64, no_crash: Vec<String>) {
+    pub(crate) fn start(&mut self, triage_executions: u64, not_reproducible: Vec<String>) {
         self.triage_executions = triage_executions;
-        self.no_crash = no_crash;
+        self.not_reproducible = not_reproducible;
     }
 
     /// Whether an earlier run finished `group` (its reproducer is still
