@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Instant;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 
 use crate::checks;
 use crate::engine::{Limits, StopReason};
@@ -25,7 +25,8 @@ use crate::interfaces::{Formatter, Messages, StepLog};
 use crate::journal::{self, Journal, Resumed};
 use crate::multi::{pool_plan, run_set};
 use crate::oracle::{
-    Formatting, ScriptOracle, dev_null_problem, kill_strays, remove_leftover_dirs, resolve_script,
+    Formatting, ScriptOracle, dev_null_problem, kill_strays, program_problem, remove_leftover_dirs,
+    resolve_script,
 };
 use crate::output::{Destination, write_stdout};
 use crate::pipeline::Plan;
@@ -184,8 +185,23 @@ fn usable_oracle(settings: &Settings) -> Result<PathBuf> {
         Judge::Script(path) => {
             resolve_script(path).map_err(|e| failure(exit::ORACLE_UNUSABLE, format!("{e:#}")))
         }
-        // The built-in oracle's command runs through the shell.
-        Judge::Run(_) => Ok(PathBuf::from("/bin/sh")),
+        // The built-in oracle's command runs through the shell (or
+        // directly, when simple): its program must be there.
+        Judge::Run(spec) => {
+            let cwd = std::env::current_dir().context("cannot read the current directory")?;
+            // --print-oracle only writes the script.
+            let problem = match settings.print_oracle {
+                true => None,
+                false => program_problem(&spec.command, &cwd),
+            };
+            match problem {
+                Some(problem) => Err(failure(
+                    exit::ORACLE_UNUSABLE,
+                    format!("reduce cannot run tests: --run's {problem}"),
+                )),
+                None => Ok(PathBuf::from("/bin/sh")),
+            }
+        }
     }
 }
 

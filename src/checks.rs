@@ -43,7 +43,9 @@ pub(crate) fn trusted_oracle(
 ) -> Result<Option<ScriptOracle>> {
     let cancel = Watch::Flag(interrupted);
     let probe = probe(settings, script, input)?;
-    let Some((probe, first)) = with_crash_signature(probe, input, cancel)? else {
+    // Quiet, the signature is shown by --print-oracle only.
+    let shown = !settings.quiet || settings.print_oracle;
+    let Some((probe, first)) = with_crash_signature(probe, input, shown, cancel)? else {
         return Ok(None);
     };
     if settings.print_oracle {
@@ -145,10 +147,12 @@ fn baseline_beside_probes(
 /// With `--same-crash`, the oracle that keeps the original's crash: its
 /// signature read from one run on the original (exit 3 when it shows
 /// none), that run being the first of the baseline; `Ok(None)` if a signal
-/// came first.
+/// came first. The signature is read symbolized too (a run of its own)
+/// only when it is `shown`.
 fn with_crash_signature(
     probe: ScriptOracle,
     input: &Input,
+    shown: bool,
     cancel: Watch<'_>,
 ) -> Result<Option<(ScriptOracle, Option<Ran>)>> {
     let Some((builtin, depth)) = probe
@@ -175,7 +179,11 @@ fn with_crash_signature(
             ),
         ));
     };
-    let builtin = match shown_signature(&probe, &input.source, &signature, cancel)? {
+    let shown = match shown {
+        true => shown_signature(&probe, &input.source, &signature, cancel)?,
+        false => None,
+    };
+    let builtin = match shown {
         Some(shown) => builtin.with_signature(signature).with_shown(shown),
         None => builtin.with_signature(signature),
     };
@@ -268,6 +276,7 @@ fn probe(settings: &Settings, script: &Path, input: &Input) -> Result<ScriptOrac
         .with_memory_limit(settings.memory_limit)
         .with_tree(input.files.as_ref().map(FileSet::layout))
         .with_builtin(builtin)
+        .with_forkserver(settings.forkserver)
         .with_sightings(settings.sightings.clone())
         .with_shared_dir()
 }

@@ -281,6 +281,12 @@ pub struct Cli {
     #[arg(long, help_heading = "Built-in oracle")]
     pub(crate) expect_timeout: bool,
 
+    /// With --run: start the command afresh for every test even when its
+    /// program was built by AFL++ (afl-clang-fast), whose tests are
+    /// otherwise forked by its forkserver.
+    #[arg(long, help_heading = "Built-in oracle")]
+    pub(crate) no_forkserver: bool,
+
     /// With --run: print the built-in oracle as an equivalent shell script
     /// (to edit, then give to --oracle) and exit without reducing.
     #[arg(long, help_heading = "Built-in oracle")]

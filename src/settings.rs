@@ -57,6 +57,9 @@ pub struct Settings {
     pub(crate) strategy: Strategy,
     /// Test tree candidates that parse worse than the original too.
     pub(crate) no_syntax_filter: bool,
+    /// `--run`'s tests forked by AFL++'s forkserver where the program has
+    /// one (not `--no-forkserver`).
+    pub(crate) forkserver: bool,
     /// Where the result goes (`-`: standard output; `None`: beside the input).
     pub(crate) output: Option<PathBuf>,
     pub(crate) in_place: bool,

@@ -9,6 +9,7 @@ mod each;
 mod engine_corpus;
 mod faults;
 mod flat;
+mod forkserver;
 mod formatters;
 mod languages;
 mod layout;

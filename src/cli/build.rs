@@ -64,6 +64,7 @@ impl Cli {
             lang,
             strategy,
             no_syntax_filter: self.no_syntax_filter,
+            forkserver: !self.no_forkserver,
             output: self.output,
             in_place: self.in_place,
             stats_json: self.stats_json,

@@ -1,21 +1,29 @@
 //! How one test's process is started: the script with the candidate, or
 //! `--run`'s command (directly when it is simple, else through
 //! `/bin/sh -c`), through the launcher if there is one, with the
-//! sanitizers told not to symbolize for `--same-crash`.
+//! sanitizers told not to symbolize for `--same-crash`; or forked by a
+//! server when the program speaks AFL++'s forkserver protocol.
 
 use std::ffi::OsString;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::Arc;
 
-use super::ScriptOracle;
+use super::forkserver::{Forkservers, speaks_forkserver};
+use super::process::{RUN_MARKER_VAR, run_marker};
+use super::{CACHE_DIR_VAR, Finished, ScriptOracle, TEST_TMP};
+use crate::interfaces::Watch;
 
 /// The sanitizers' option variables given `symbolize=0` for the tests of a
 /// `--same-crash` run (unless the user's own value sets `symbolize`):
 /// symbolizing a report's stacks costs most of a crashing run (about 110
 /// ms of 115 on the two-bug fixture), and the signature compares module
 /// offsets as well as function names. The original's signature is read
-/// symbolized once more, for what is shown.
+/// symbolized once more, for what is shown. AddressSanitizer's leak check
+/// at exit is turned off too (`detect_leaks=0`) once the signature kept is
+/// no leak: it costs a test that does not crash about 2.5 ms, half of the
+/// test of a small target through AFL++'s forkserver.
 const UNSYMBOLIZED: [&str; 4] = [
     "ASAN_OPTIONS",
     "UBSAN_OPTIONS",
@@ -41,6 +49,39 @@ fn executable(word: &std::ffi::OsStr, cwd: &Path) -> Option<PathBuf> {
     std::env::split_paths(&dirs)
         .map(|dir| dir.join(path))
         .find(|p| runnable(p))
+}
+
+/// What keeps `--run`'s `command` from starting, when its program (the
+/// first word, if it is a plain word) is a path that names no executable
+/// file (relative to `cwd`), or a name the shell does not find.
+pub(crate) fn program_problem(command: &str, cwd: &Path) -> Option<String> {
+    let word = command.split_whitespace().next()?;
+    let plain = |c: char| c.is_ascii_alphanumeric() || "._/+-".contains(c);
+    if !word.chars().all(plain) {
+        return None;
+    }
+    if word.contains('/') {
+        let path = cwd.join(word);
+        return match fs::metadata(&path) {
+            Err(_) => Some(format!("program {word} does not exist")),
+            Ok(m) if m.is_dir() => Some(format!("program {word} is a directory")),
+            Ok(_) if executable(word.as_ref(), cwd).is_none() => Some(format!(
+                "program {word} is not executable (chmod +x {word})"
+            )),
+            Ok(_) => None,
+        };
+    }
+    if executable(word.as_ref(), cwd).is_some() {
+        return None;
+    }
+    // A shell builtin or keyword is found by the shell alone.
+    let found = Command::new("/bin/sh")
+        .args(["-c", "command -v \"$1\" >/dev/null", "sh", word])
+        .status()
+        .is_ok_and(|s| s.success());
+    (!found).then(|| {
+        format!("program {word} is not a command: not on PATH (a program here is ./{word})")
+    })
 }
 
 impl ScriptOracle {
@@ -83,15 +124,80 @@ impl ScriptOracle {
             }
         };
         command.current_dir(self.builtin.as_ref().map_or(cwd, |b| b.cwd()));
-        if self.unsymbolized {
-            for var in UNSYMBOLIZED {
-                let value = std::env::var(var).unwrap_or_default();
-                if !value.contains("symbolize=") {
-                    let sep = if value.is_empty() { "" } else { ":" };
-                    command.env(var, format!("{value}{sep}symbolize=0"));
+        for var in UNSYMBOLIZED {
+            let mut value = std::env::var(var).unwrap_or_default();
+            let user = value.clone();
+            let mut add = |option: &str| {
+                let name = &option[..=option.find('=').unwrap_or(0)];
+                if !user.contains(name) {
+                    value.push_str(if value.is_empty() { "" } else { ":" });
+                    value.push_str(option);
                 }
+            };
+            if self.unsymbolized {
+                add("symbolize=0");
+            }
+            if self.leaks_unchecked && var == "ASAN_OPTIONS" {
+                add("detect_leaks=0");
+            }
+            if value != user {
+                command.env(var, value);
             }
         }
         command
+    }
+
+    /// Forks `--run`'s tests through AFL++'s forkserver when `allowed` and
+    /// its command is simple (started directly, the candidate its
+    /// argument) and its program carries AFL++'s runtime; not with a
+    /// launcher, `--memory-limit` or a file tree.
+    pub(crate) fn with_forkserver(mut self, allowed: bool) -> Self {
+        let program = match (&self.builtin, &self.launcher, &self.memory, &self.tree) {
+            (Some(b), None, None, None) if allowed && !b.reads_stdin() => b
+                .direct_words(Path::new(""))
+                .and_then(|words| executable(&words[0], b.cwd())),
+            _ => None,
+        };
+        if program.is_some_and(|p| speaks_forkserver(&p)) {
+            let pool = Forkservers::new(self.work_dir.clone(), self.file_name.clone());
+            self.forkservers = Some(Arc::new(pool));
+        }
+        self
+    }
+
+    /// The test of `bytes` forked by a server, when there is a pool and
+    /// its servers answer; says once why they were given up.
+    pub(super) fn run_forked(&self, bytes: &[u8], cancel: Watch<'_>) -> Option<Finished> {
+        let pool = self.forkservers.as_ref()?;
+        let start = |input: &Path, dir: &Path| {
+            let mut command = self.command(input, dir);
+            let tmp = dir.join(TEST_TMP);
+            let _ = fs::create_dir(&tmp);
+            command
+                .env("TMPDIR", &tmp)
+                .env(RUN_MARKER_VAR, run_marker());
+            if let Some(shared) = self.shared_dir() {
+                command.env(CACHE_DIR_VAR, shared);
+            }
+            command
+        };
+        let Some(run) = pool.run(bytes, self.timeout, cancel, &start) else {
+            if let Some(reason) = pool.take_reason() {
+                self.messages.say(&format!(
+                    "reduce: AFL++'s forkserver of the --run command gave up ({reason}); \
+                     every test starts the command afresh instead\n"
+                ));
+            }
+            return None;
+        };
+        self.say_output(run.exit, &run.stdout, &run.stderr);
+        Some(Finished {
+            ran: true,
+            exit: run.exit,
+            took: run.took,
+            stdout: run.stdout,
+            stderr: run.stderr,
+            arg: run.input,
+        })
     }
 }

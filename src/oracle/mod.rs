@@ -25,6 +25,7 @@
 mod builtin;
 mod command;
 mod fault;
+mod forkserver;
 mod formatter;
 mod memory;
 mod outside;
@@ -49,7 +50,9 @@ use crate::fileset::{FirstArg, TreeLayout, decode};
 use crate::interfaces::{Candidate, Fault, Messages, Oracle, TestOutcome, Verdict, Watch};
 use crate::progress::Printer;
 pub(crate) use builtin::{BuiltIn, Expectations, RunSpec};
+pub(crate) use command::program_problem;
 use fault::{LAUNCHER_FAILED, Step, fault_of, launcher_fault};
+use forkserver::Forkservers;
 pub(crate) use formatter::Formatting;
 pub(crate) use memory::{MemoryLimit, size_name};
 pub(crate) use outside::{Outside, split_proposals};
@@ -112,6 +115,12 @@ pub(crate) struct ScriptOracle {
     /// `--same-crash`: the sanitizers do not symbolize their reports
     /// (see `command.rs`).
     unsymbolized: bool,
+    /// `--same-crash` keeps a crash that is no leak: AddressSanitizer
+    /// looks for none (see `command.rs`).
+    leaks_unchecked: bool,
+    /// `--run`'s program speaks AFL++'s forkserver protocol: its tests are
+    /// forked by servers of this pool (see `forkserver.rs`).
+    forkservers: Option<Arc<Forkservers>>,
 }
 
 /// One test as the checks see it: how it ended, how long it took, and
@@ -205,6 +214,8 @@ impl ScriptOracle {
             shared: None,
             sightings: None,
             unsymbolized: false,
+            leaks_unchecked: false,
+            forkservers: None,
         }
     }
 
@@ -212,7 +223,13 @@ impl ScriptOracle {
     /// status; the command replaces the script.
     pub(crate) fn with_builtin(mut self, builtin: Option<BuiltIn>) -> Self {
         self.unsymbolized = builtin.as_ref().is_some_and(|b| b.same_crash().is_some());
+        self.leaks_unchecked = builtin
+            .as_ref()
+            .and_then(BuiltIn::signature)
+            .is_some_and(|s| !s.kind.contains("Leak"));
         self.builtin = builtin.map(Arc::new);
+        // The servers keep the environment they were started with.
+        self.forkservers = self.forkservers.map(|f| Arc::new(f.fresh()));
         self
     }
 
@@ -221,6 +238,8 @@ impl ScriptOracle {
     pub(crate) fn symbolized(&self) -> Self {
         Self {
             unsymbolized: false,
+            // A server keeps the environment it was started with.
+            forkservers: None,
             ..self.clone()
         }
     }
@@ -389,6 +408,9 @@ impl ScriptOracle {
     fn run_once(&self, bytes: &[u8], cancel: Watch<'_>) -> Result<Finished> {
         if let Some(sightings) = &self.sightings {
             sightings.ran();
+        }
+        if let Some(finished) = self.run_forked(bytes, cancel) {
+            return Ok(finished);
         }
         let mut builder = tempfile::Builder::new();
         builder.prefix("reduce-test-");
@@ -564,15 +586,7 @@ impl ScriptOracle {
         {
             memory.judge_failure(&stderr, &*self.messages);
         }
-        if self.verbose && !(stdout.is_empty() && stderr.is_empty()) {
-            let mut said = format!("--- oracle output ({exit}) ---\n");
-            said.push_str(&String::from_utf8_lossy(&stdout));
-            said.push_str(&String::from_utf8_lossy(&stderr));
-            if !said.ends_with('\n') {
-                said.push('\n');
-            }
-            self.messages.say(&said);
-        }
+        self.say_output(exit, &stdout, &stderr);
         Ok(Finished {
             ran: true,
             exit,
@@ -581,6 +595,19 @@ impl ScriptOracle {
             stderr,
             arg,
         })
+    }
+
+    /// With `-v`: what a test printed, under a line saying how it ended.
+    fn say_output(&self, exit: Exit, stdout: &[u8], stderr: &[u8]) {
+        if self.verbose && !(stdout.is_empty() && stderr.is_empty()) {
+            let mut said = format!("--- oracle output ({exit}) ---\n");
+            said.push_str(&String::from_utf8_lossy(stdout));
+            said.push_str(&String::from_utf8_lossy(stderr));
+            if !said.ends_with('\n') {
+                said.push('\n');
+            }
+            self.messages.say(&said);
+        }
     }
 
     fn wait(&self, child: &mut Child, started: Instant, cancel: Watch<'_>) -> Exit {

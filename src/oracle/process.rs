@@ -23,7 +23,7 @@ pub(super) const OUTPUT_GRACE: Duration = Duration::from_millis(200);
 /// How much of the start of each of a test's stdout and stderr is kept
 /// (for `-v`, `--memory-limit` and the built-in oracle, which keeps as
 /// much of the end too).
-const OUTPUT_CAP: usize = 64 * 1024;
+pub(super) const OUTPUT_CAP: usize = 64 * 1024;
 
 /// The environment variable naming the run, set for every process started here.
 pub(crate) const RUN_MARKER_VAR: &str = "REDUCE_RUN_ID";
