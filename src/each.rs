@@ -10,6 +10,8 @@
 //! the output directory say what became of every file; the report is
 //! written after every group, and a group whose reproducer it lists is not
 //! reduced again when the same command runs again (unless `--fresh`).
+//! `--max-time` bounds the whole command: a group it stops keeps its best
+//! so far and goes on from its journal when the command runs again.
 
 mod report;
 
@@ -17,6 +19,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 
@@ -27,7 +30,7 @@ use crate::interfaces::Messages;
 use crate::oracle::{Sightings, Signature};
 use crate::progress::Printer;
 use crate::settings::Settings;
-use report::{Found, Group, Report};
+use report::{Found, Group, NOT_STARTED, OUT_OF_TIME, REDUCED, Report};
 
 /// Found groups are looked for again after reducing the ones found before,
 /// at most this many times (each time needs a crash no group had).
@@ -41,6 +44,7 @@ pub(crate) fn run(
     interrupted: &AtomicBool,
     reduce_one: &(dyn Fn(&Settings) -> Result<i32> + Sync),
 ) -> Result<i32> {
+    let deadline = settings.max_time.map(|d| Instant::now() + d);
     let (files, root) = cases(settings)?;
     let out_dir = output_dir(settings.output.as_deref(), &root);
     let say = |line: &str| {
@@ -83,6 +87,7 @@ pub(crate) fn run(
         reduce_one,
         report: Mutex::new(report),
         say: &say,
+        deadline,
     };
     runner.reduce_all(groups)?;
     runner.finish()
@@ -222,6 +227,8 @@ struct Runner<'a> {
     reduce_one: &'a (dyn Fn(&Settings) -> Result<i32> + Sync),
     report: Mutex<Report>,
     say: &'a (dyn Fn(&str) + Sync),
+    /// `--max-time`'s end, for the whole command.
+    deadline: Option<Instant>,
 }
 
 impl Runner<'_> {
@@ -308,6 +315,16 @@ impl Runner<'_> {
             std::fs::create_dir_all(parent)
                 .with_context(|| format!("cannot create {}", parent.display()))?;
         }
+        let left = self
+            .deadline
+            .map(|d| d.saturating_duration_since(Instant::now()));
+        if left == Some(Duration::ZERO) {
+            std::fs::copy(&group.source, &reproducer)
+                .with_context(|| format!("cannot write {}", reproducer.display()))?;
+            group.bytes_after = Some(group.bytes_before);
+            group.outcome = NOT_STARTED.to_string();
+            return self.record(group).map(|()| Vec::new());
+        }
         let mut case = case_settings(
             self.settings,
             &group.source,
@@ -318,21 +335,19 @@ impl Runner<'_> {
         case.lang = group.lang.or(case.lang);
         // A crash found while reducing is read as the case it came from was.
         let lang = Input::read(&case).ok().map(|input| input.lang);
+        case.max_time = left;
         let code = (self.reduce_one)(&case);
+        let out_of_time = self.deadline.is_some_and(|d| Instant::now() >= d);
         group.executions = sightings.executions();
         group.bytes_after = std::fs::metadata(&reproducer).ok().map(|m| m.len());
         group.outcome = match &code {
-            Ok(0) => "reduced".to_string(),
+            Ok(0) if out_of_time => OUT_OF_TIME.to_string(),
+            Ok(0) => REDUCED.to_string(),
             Ok(code) => format!("stopped (exit {code})"),
             Err(e) => format!("failed: {e:#}"),
         };
-        let done = self.progress.0.fetch_add(1, Ordering::SeqCst) + 1;
-        let total = self.progress.1.load(Ordering::SeqCst);
-        (self.say)(&format!("[{done}/{total}] {}", group.summary()));
         let extension = group.source.extension().map(|e| e.to_owned());
-        let mut report = self.lock();
-        report.add(group);
-        report.write(self.out_dir)?;
+        self.record(group)?;
         let found = sightings
             .found()
             .into_iter()
@@ -359,6 +374,16 @@ impl Runner<'_> {
         Ok(())
     }
 
+    /// Says that `group` is done and writes the report with it.
+    fn record(&self, group: Group) -> Result<()> {
+        let done = self.progress.0.fetch_add(1, Ordering::SeqCst) + 1;
+        let total = self.progress.1.load(Ordering::SeqCst);
+        (self.say)(&format!("[{done}/{total}] {}", group.summary()));
+        let mut report = self.lock();
+        report.add(group);
+        report.write(self.out_dir)
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, Report> {
         self.report.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -368,17 +393,21 @@ impl Runner<'_> {
     fn finish(self) -> Result<i32> {
         let report = self.report.into_inner().unwrap_or_else(|e| e.into_inner());
         report.write(self.out_dir)?;
-        let failed = report
-            .groups
-            .iter()
-            .filter(|g| g.outcome != "reduced")
-            .count();
+        let failed = report.groups.iter().filter(|g| g.failed()).count();
         (self.say)(&format!(
             "{} groups, {} executions; report in {}",
             report.groups.len(),
             report.total_executions(),
             self.out_dir.join("report.json").display()
         ));
+        let unfinished = report.groups.iter().filter(|g| g.outcome != REDUCED);
+        let unfinished = unfinished.count() - failed;
+        if unfinished > 0 {
+            (self.say)(&format!(
+                "{unfinished} groups stopped or not started at --max-time, their smallest so \
+                 far written; the same command goes on with them"
+            ));
+        }
         if self.interrupted.load(Ordering::SeqCst) {
             return Ok(exit::SIGINT);
         }

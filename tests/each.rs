@@ -266,3 +266,27 @@ fn bad_input_gets_one_line_and_leaves_no_output() {
         "{err}"
     );
 }
+
+#[test]
+fn max_time_bounds_the_whole_corpus_and_the_same_command_goes_on() {
+    let crash = fs::read("fixtures/two-bugs/crash.bin").unwrap();
+    let sb = corpus(&[("a1.bin", &crash), ("b1.bin", b"xxV\x07yy\x00")]);
+    let mut args = EACH.to_vec();
+    args.extend(["crashes", "-o", "out", "-q", "--max-time", "1ms"]);
+    assert_exit(&sb.reduce(&args), 0);
+    // Out of time after the grouping: each group's smallest file as it is.
+    let r = report_json(&sb, "out");
+    for g in r["groups"].as_array().unwrap() {
+        assert_eq!(g["outcome"], "not started (--max-time)", "{r}");
+        let file = format!("crashes/{}", g["inputs"][0].as_str().unwrap());
+        let reproducer = format!("out/{}", g["reproducer"].as_str().unwrap());
+        assert_eq!(sb.read(&reproducer), sb.read(&file));
+    }
+    // The same command without the limit reduces them.
+    let again = reduce_each(&sb, "out");
+    let overflow = group(&again, "heap-buffer-overflow in copy_name");
+    assert_eq!(overflow["outcome"], "reduced", "{again}");
+    let reproducer = format!("out/{}", overflow["reproducer"].as_str().unwrap());
+    assert_eq!(sb.read(&reproducer), [&b"N\x09"[..], &[0; 9]].concat());
+    assert_eq!(group(&again, "SEGV in lookup")["bytes_after"], 2);
+}

@@ -47,7 +47,8 @@ pub(crate) struct Group {
     pub(crate) executions: u64,
     /// Not a file's crash: a candidate of another group showed it.
     pub(crate) found_while_reducing: bool,
-    /// `reduced`, or why not.
+    /// [`REDUCED`], or why not ([`OUT_OF_TIME`], [`NOT_STARTED`], a
+    /// failure).
     pub(crate) outcome: String,
     /// The file reduced: the group's smallest.
     #[serde(skip)]
@@ -139,6 +140,11 @@ impl Group {
         }
     }
 
+    /// Whether the group ended with neither a result nor `--max-time`.
+    pub(crate) fn failed(&self) -> bool {
+        ![REDUCED, OUT_OF_TIME, NOT_STARTED].contains(&self.outcome.as_str())
+    }
+
     /// The line said when the group is done.
     pub(crate) fn summary(&self) -> String {
         let what = self.signature.as_deref().unwrap_or(&self.reproducer);
@@ -161,9 +167,18 @@ impl Group {
         earlier.key == self.key
             && earlier.inputs == self.inputs
             && earlier.reproducer == self.reproducer
-            && earlier.outcome == "reduced"
+            && earlier.outcome == REDUCED
     }
 }
+
+/// The outcome of a group reduced to its end.
+pub(crate) const REDUCED: &str = "reduced";
+/// A group `--max-time` stopped: its reproducer is the best so far, and
+/// the same command goes on from its journal.
+pub(crate) const OUT_OF_TIME: &str = "stopped at --max-time";
+/// A group `--max-time` left no time for: its reproducer is its smallest
+/// file as it is.
+pub(crate) const NOT_STARTED: &str = "not started (--max-time)";
 
 /// The corpus's report.
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -234,9 +249,7 @@ impl Report {
         let (found, rest): (Vec<Group>, Vec<Group>) = std::mem::take(&mut self.earlier)
             .into_iter()
             .partition(|g| {
-                g.found_while_reducing
-                    && g.outcome == "reduced"
-                    && dir.join(&g.reproducer).is_file()
+                g.found_while_reducing && g.outcome == REDUCED && dir.join(&g.reproducer).is_file()
             });
         self.earlier = rest;
         for group in found {
