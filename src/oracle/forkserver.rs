@@ -416,3 +416,32 @@ fn read_capped(file: &mut File) -> Result<Vec<u8>> {
     file.read_to_end(&mut out)?;
     Ok(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_wait_status_reads_as_an_exit_code_or_a_signal() {
+        assert_eq!(exit_of(0), Exit::Code(0));
+        assert_eq!(exit_of(3 << 8), Exit::Code(3));
+        assert_eq!(exit_of(libc::SIGSEGV as u32), Exit::Signal(libc::SIGSEGV));
+    }
+
+    #[test]
+    fn a_program_without_afl_runtime_is_not_taken_for_a_forkserver() {
+        assert!(!speaks_forkserver(Path::new("/bin/sh")));
+        assert!(!speaks_forkserver(Path::new("/no/such/program")));
+    }
+
+    #[test]
+    fn long_output_keeps_its_first_and_last_bytes() {
+        let mut file = tempfile::tempfile().unwrap();
+        let text: Vec<u8> = (0..3 * OUTPUT_CAP).map(|i| (i % 251) as u8).collect();
+        file.write_all(&text).unwrap();
+        let kept = read_capped(&mut file).unwrap();
+        assert_eq!(kept.len(), 2 * OUTPUT_CAP);
+        assert_eq!(kept[..OUTPUT_CAP], text[..OUTPUT_CAP]);
+        assert_eq!(kept[OUTPUT_CAP..], text[2 * OUTPUT_CAP..]);
+    }
+}
