@@ -180,7 +180,9 @@ fn triage_all(
                     // Nothing is written: the output directory may not
                     // be there yet.
                     let out = Path::new("-");
-                    let case = case_settings(settings, &files[i], out, 1, sightings.clone());
+                    let mut case = case_settings(settings, &files[i], out, 1, sightings.clone());
+                    // One run: a forkserver's start would only add its fork.
+                    case.forkserver = false;
                     let signature = Input::read(&case)
                         .and_then(|input| crash_signature_of(&case, script, &input, interrupted));
                     results
