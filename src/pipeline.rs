@@ -98,13 +98,15 @@ fn phases_of(algo: &'static Entry, lang: Lang) -> (Vec<&'static Entry>, bool) {
         ),
         // Text: the block tree's deletions, then lines and tokens.
         (Role::Pipeline, Lang::Text) => (vec![&PERSES, &DRDD], false),
-        // Binary input: whole records, blocks of bytes, runs of bytes set
-        // to one value, then single bytes (runs of one value are cache
-        // hits), then length fields shrunk with their payloads.
+        // Binary input: whole records, blocks of bytes, length fields
+        // shrunk with their payloads (on the forty four-bugs files, 10%
+        // fewer tests than after the single bytes: the runs of one value
+        // then have less to fill), runs of bytes set to one value, then
+        // single bytes (runs of one value are cache hits).
         (Role::Pipeline, Lang::Bytes) => {
             use registry::{BYTE_BLOCKS, BYTE_SCANS, FILL, LENGTHS, RECORDS};
             (
-                vec![&RECORDS, &BYTE_BLOCKS, &FILL, &BYTE_SCANS, &LENGTHS],
+                vec![&RECORDS, &BYTE_BLOCKS, &LENGTHS, &FILL, &BYTE_SCANS],
                 false,
             )
         }

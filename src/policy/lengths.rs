@@ -1,5 +1,5 @@
 //! A length field shrunk together with the payload it counts: binary
-//! input's last pass.
+//! input's pass after the blocks of bytes.
 //!
 //! Deleting bytes of a length-prefixed payload alone breaks its framing
 //! (the reader then takes the next bytes as payload), and changing the
