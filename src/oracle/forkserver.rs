@@ -52,9 +52,36 @@ const POLL: Duration = Duration::from_millis(20);
 /// map), which tells a target built with it from other programs.
 const RUNTIME_MARK: &[u8] = b"__AFL_SHM_ID";
 
-/// Whether the program at `path` carries AFL++'s runtime.
+/// Whether the program at `path` carries AFL++'s runtime: read once per
+/// run and program (a large target is read in pieces, never whole).
 pub(super) fn speaks_forkserver(path: &Path) -> bool {
-    fs::read(path).is_ok_and(|bytes| bytes.windows(RUNTIME_MARK.len()).any(|w| w == RUNTIME_MARK))
+    static SEEN: Mutex<Vec<(PathBuf, bool)>> = Mutex::new(Vec::new());
+    let mut seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some((_, speaks)) = seen.iter().find(|(p, _)| p == path) {
+        return *speaks;
+    }
+    let speaks = File::open(path).is_ok_and(|file| holds(file, RUNTIME_MARK));
+    seen.push((path.to_path_buf(), speaks));
+    speaks
+}
+
+/// Whether what `reader` reads holds `needle`, read a piece at a time.
+fn holds(mut reader: impl Read, needle: &[u8]) -> bool {
+    let mut buffer = vec![0; 1 << 16];
+    let mut kept = 0;
+    loop {
+        let n = match reader.read(&mut buffer[kept..]) {
+            Ok(0) | Err(_) => return false,
+            Ok(n) => n,
+        };
+        let filled = kept + n;
+        if buffer[..filled].windows(needle.len()).any(|w| w == needle) {
+            return true;
+        }
+        // The last bytes may start the needle: they stay for the next read.
+        kept = filled.min(needle.len() - 1);
+        buffer.copy_within(filled - kept..filled, 0);
+    }
 }
 
 /// One test run by a server: how it ended, how long it took, what it
@@ -426,6 +453,16 @@ mod tests {
         assert_eq!(exit_of(0), Exit::Code(0));
         assert_eq!(exit_of(3 << 8), Exit::Code(3));
         assert_eq!(exit_of(libc::SIGSEGV as u32), Exit::Signal(libc::SIGSEGV));
+    }
+
+    #[test]
+    fn a_mark_is_found_across_the_pieces_a_program_is_read_in() {
+        let mut bytes = vec![0u8; 3 << 16];
+        let at = (1 << 16) - 5;
+        bytes[at..at + RUNTIME_MARK.len()].copy_from_slice(RUNTIME_MARK);
+        assert!(holds(&bytes[..], RUNTIME_MARK));
+        assert!(!holds(&bytes[..at + 4], RUNTIME_MARK));
+        assert!(!holds(&[0u8; 10][..], RUNTIME_MARK));
     }
 
     #[test]
