@@ -8,8 +8,9 @@
 //! the target finds two pipes on file descriptors 198 (commands in) and 199
 //! (answers out), says hello with four bytes, then for every four bytes it
 //! reads it forks, answers the child's pid, and, when the child has ended,
-//! its wait status. Runtimes since AFL++ 4.20 open with a versioned
-//! handshake instead of the plain hello; both are spoken here. The input
+//! its wait status. Newer runtimes open with a versioned handshake
+//! instead of the plain hello; both are spoken here (the plain one tested
+//! with AFL++ 4.04c). The input
 //! is a file whose path is fixed when the server starts, so each server
 //! has its own directory and file, and a pool keeps one server per test
 //! running at once.
