@@ -183,10 +183,10 @@ fn with_crash_signature(
         true => shown_signature(&probe, &input.source, &signature, cancel)?,
         false => None,
     };
-    let builtin = match shown {
-        Some(shown) => builtin.with_signature(signature).with_shown(shown),
-        None => builtin.with_signature(signature),
-    };
+    let mut builtin = builtin.with_signature(signature);
+    if let Some(shown) = shown {
+        builtin = builtin.with_shown(shown);
+    }
     let probe = probe.with_builtin(Some(builtin));
     Ok(Some((probe, Some(first))))
 }

@@ -260,7 +260,7 @@ impl Runner<'_> {
 
     /// The signatures of the report's groups and of `more`.
     fn known(&self, more: &[Group]) -> BTreeSet<String> {
-        let report = self.report.lock().unwrap_or_else(|e| e.into_inner());
+        let report = self.lock();
         let listed = report.groups.iter().filter_map(|g| g.key.clone());
         listed
             .chain(more.iter().filter_map(|g| g.key.clone()))

@@ -133,6 +133,13 @@ impl Units {
         &self.source[self.span(i)]
     }
 
+    /// The byte that byte unit `u` renders as in `config` (its rewrite, or
+    /// its own; 0 for an empty one).
+    pub(crate) fn byte(&self, config: &Configuration, u: u32) -> u8 {
+        let text = config.rewrites.get(&u).map_or(self.text(u), |t| t);
+        text.first().copied().unwrap_or(0)
+    }
+
     /// The text kept unit `u` renders as in `config`, without surrounding
     /// whitespace: its rewrite, or its own token.
     pub(crate) fn token_text<'a>(&'a self, config: &'a Configuration, u: u32) -> &'a [u8] {

@@ -85,20 +85,32 @@ pub(crate) fn program_problem(command: &str, cwd: &Path) -> Option<String> {
 }
 
 impl ScriptOracle {
+    /// `--run`'s program when its command is simple and started without
+    /// the shell (not through a launcher), found as the shell would.
+    pub(super) fn direct_program(&self) -> Option<PathBuf> {
+        match (&self.builtin, &self.launcher) {
+            (Some(b), None) => {
+                let words = b.direct_words(Path::new(""))?;
+                executable(&words[0], b.cwd())
+            }
+            _ => None,
+        }
+    }
+
     /// The command that tests `candidate`: the script itself, or the
     /// launcher given the script and the candidate as its last arguments.
     /// With `--run`, its command instead of the script (started directly
     /// when simple and found, else through `/bin/sh -c`), in the directory
     /// `reduce` was started from.
     pub(super) fn command(&self, candidate: &Path, cwd: &Path) -> Command {
-        let direct = match (&self.builtin, &self.launcher) {
-            (Some(b), None) => b.direct_words(candidate),
+        let direct = match (&self.builtin, &self.direct) {
+            (Some(b), Some(program)) => b.direct_words(candidate).map(|w| (program, w)),
             _ => None,
         };
         let (program, args): (PathBuf, Vec<OsString>) = match (&self.builtin, direct) {
-            (Some(b), Some(mut words)) if let Some(program) = executable(&words[0], b.cwd()) => {
+            (Some(_), Some((program, mut words))) => {
                 words.remove(0);
-                (program, words)
+                (program.clone(), words)
             }
             (Some(b), _) => (
                 PathBuf::from("/bin/sh"),
@@ -152,13 +164,11 @@ impl ScriptOracle {
     /// argument) and its program carries AFL++'s runtime; not with a
     /// launcher, `--memory-limit` or a file tree.
     pub(crate) fn with_forkserver(mut self, allowed: bool) -> Self {
-        let program = match (&self.builtin, &self.launcher, &self.memory, &self.tree) {
-            (Some(b), None, None, None) if allowed && !b.reads_stdin() => b
-                .direct_words(Path::new(""))
-                .and_then(|words| executable(&words[0], b.cwd())),
+        let program = match (&self.builtin, &self.memory, &self.tree) {
+            (Some(b), None, None) if allowed && !b.reads_stdin() => self.direct.as_deref(),
             _ => None,
         };
-        if program.is_some_and(|p| speaks_forkserver(&p)) {
+        if program.is_some_and(speaks_forkserver) {
             let pool = Forkservers::new(self.work_dir.clone(), self.file_name.clone());
             self.forkservers = Some(Arc::new(pool));
         }

@@ -33,6 +33,7 @@ use anyhow::{Context, Result, bail};
 
 use super::Exit;
 use super::process::OUTPUT_CAP;
+use super::workdir::temp_dir;
 use crate::interfaces::Watch;
 
 /// The descriptor the target reads commands from; answers go to the next.
@@ -188,13 +189,8 @@ impl Server {
         file_name: &OsString,
         command: &dyn Fn(&Path, &Path) -> Command,
     ) -> Result<Server> {
-        let mut builder = tempfile::Builder::new();
-        builder.prefix("reduce-forkserver-");
-        let dir = match work_dir {
-            Some(w) => builder.tempdir_in(w),
-            None => builder.tempdir(),
-        }
-        .context("cannot create the forkserver's directory")?;
+        let dir = temp_dir(work_dir, "reduce-forkserver-")
+            .context("cannot create the forkserver's directory")?;
         let input = dir.path().join(file_name);
         fs::write(&input, b"").context("cannot write the forkserver's input")?;
         let output = |name: &str| {
@@ -259,7 +255,7 @@ impl Server {
             if options & OPT_DICTIONARY != 0 {
                 let len = self.read_u32(ANSWER_TIMEOUT, None)?;
                 let mut dictionary = vec![0; len as usize];
-                self.read_exact(&mut dictionary, ANSWER_TIMEOUT)?;
+                self.read_exact_or_wake(&mut dictionary, ANSWER_TIMEOUT, None)?;
             }
             if self.read_u32(ANSWER_TIMEOUT, None)? != NEW_HELLO {
                 bail!("the forkserver's handshake did not end as the protocol says");
@@ -333,10 +329,6 @@ impl Server {
         let mut bytes = [0; 4];
         self.read_exact_or_wake(&mut bytes, limit, wake)?;
         Ok(u32::from_ne_bytes(bytes))
-    }
-
-    fn read_exact(&mut self, into: &mut [u8], limit: Duration) -> Result<()> {
-        self.read_exact_or_wake(into, limit, None)
     }
 
     fn read_exact_or_wake(

@@ -65,7 +65,7 @@ use process::{
 pub(crate) use sightings::Sightings;
 pub(crate) use signature::{DEFAULT_DEPTH, Signature, signal_names, signal_number};
 pub(crate) use workdir::{CACHE_DIR_VAR, default_work_dir, remove_leftover_dirs};
-use workdir::{SharedDir, TMPDIR_NOTICE_BYTES, bytes_under, remove_dir_robustly};
+use workdir::{SharedDir, TMPDIR_NOTICE_BYTES, bytes_under, remove_dir_robustly, temp_dir};
 
 /// The name of a test's `TMPDIR` inside its directory.
 const TEST_TMP: &str = ".tmp";
@@ -121,6 +121,9 @@ pub(crate) struct ScriptOracle {
     /// `--run`'s program speaks AFL++'s forkserver protocol: its tests are
     /// forked by servers of this pool (see `forkserver.rs`).
     forkservers: Option<Arc<Forkservers>>,
+    /// `--run`'s program, found once, when its command is started
+    /// without the shell (see `command.rs`).
+    direct: Option<PathBuf>,
 }
 
 /// One test as the checks see it: how it ended, how long it took, and
@@ -216,20 +219,25 @@ impl ScriptOracle {
             unsymbolized: false,
             leaks_unchecked: false,
             forkservers: None,
+            direct: None,
         }
     }
 
     /// Judges runs by `--run`'s expectations instead of the script's exit
     /// status; the command replaces the script.
     pub(crate) fn with_builtin(mut self, builtin: Option<BuiltIn>) -> Self {
+        let environment = (self.unsymbolized, self.leaks_unchecked);
         self.unsymbolized = builtin.as_ref().is_some_and(|b| b.same_crash().is_some());
         self.leaks_unchecked = builtin
             .as_ref()
             .and_then(BuiltIn::signature)
             .is_some_and(|s| !s.kind.contains("Leak"));
         self.builtin = builtin.map(Arc::new);
+        self.direct = self.direct_program();
         // The servers keep the environment they were started with.
-        self.forkservers = self.forkservers.map(|f| Arc::new(f.fresh()));
+        if environment != (self.unsymbolized, self.leaks_unchecked) {
+            self.forkservers = self.forkservers.map(|f| Arc::new(f.fresh()));
+        }
         self
     }
 
@@ -323,6 +331,7 @@ impl ScriptOracle {
     /// Runs every test as `LAUNCHER <script> <candidate>` (through `/bin/sh`).
     pub(crate) fn with_launcher(mut self, launcher: Option<String>) -> Self {
         self.launcher = launcher;
+        self.direct = self.direct_program();
         self
     }
 
@@ -412,13 +421,8 @@ impl ScriptOracle {
         if let Some(finished) = self.run_forked(bytes, cancel) {
             return Ok(finished);
         }
-        let mut builder = tempfile::Builder::new();
-        builder.prefix("reduce-test-");
-        let dir = match &self.work_dir {
-            Some(w) => builder.tempdir_in(w),
-            None => builder.tempdir(),
-        }
-        .context("cannot create a temporary directory for the test")?;
+        let dir = temp_dir(self.work_dir.as_deref(), "reduce-test-")
+            .context("cannot create a temporary directory for the test")?;
         let result = self.run_in_dir(dir.path(), bytes, cancel);
         self.notice_tmp_left(&dir.path().join(TEST_TMP));
         // Removes the directory and everything in it, whatever the script

@@ -24,7 +24,7 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 
 use super::process::{RUN_MARKER_VAR, RunningGroup, run_marker};
-use super::workdir::remove_dir_robustly;
+use super::workdir::{remove_dir_robustly, temp_dir};
 use super::{Exit, ScriptOracle};
 use crate::interfaces::Watch;
 
@@ -116,13 +116,8 @@ impl ScriptOracle {
     }
 
     pub(super) fn outside_dir(&self) -> Result<tempfile::TempDir> {
-        let mut builder = tempfile::Builder::new();
-        builder.prefix("reduce-outside-");
-        match &self.work_dir {
-            Some(w) => builder.tempdir_in(w),
-            None => builder.tempdir(),
-        }
-        .context("cannot create a temporary directory for an outside command")
+        temp_dir(self.work_dir.as_deref(), "reduce-outside-")
+            .context("cannot create a temporary directory for an outside command")
     }
 
     /// Runs `command` like a test (own group, timeout, memory limit) with

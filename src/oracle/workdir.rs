@@ -28,6 +28,21 @@ pub(crate) const TMPDIR_NOTICE_BYTES: u64 = 4 << 20;
 /// What a shared cache directory's name starts with.
 const CACHE_PREFIX: &str = "reduce-cache-";
 
+/// A fresh directory named `prefix…` in `work_dir` (else the system's
+/// temporary directory), removed when dropped: a test's, an outside
+/// command's, a forkserver's.
+pub(super) fn temp_dir(
+    work_dir: Option<&Path>,
+    prefix: &str,
+) -> std::io::Result<tempfile::TempDir> {
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(prefix);
+    match work_dir {
+        Some(w) => builder.tempdir_in(w),
+        None => builder.tempdir(),
+    }
+}
+
 /// The run's shared cache directory, removed when dropped (at the end of
 /// the run: the oracle holds it), and whether the notice about `TMPDIR`
 /// was said.

@@ -62,20 +62,12 @@ impl Fill {
         }
     }
 
-    /// The byte unit `u` renders as in `config`.
-    fn byte(&self, config: &Configuration, u: u32) -> u8 {
-        match config.rewrites.get(&u) {
-            Some(text) => text.first().copied().unwrap_or(0),
-            None => self.units.text(u).first().copied().unwrap_or(0),
-        }
-    }
-
     /// `block` filled with `value`: a rewrite of every byte that differs.
     fn filled(&self, config: &Configuration, block: &[u32], value: u8) -> Proposal {
         let text: Arc<[u8]> = Arc::from(&[value][..]);
         let rewrites = block
             .iter()
-            .filter(|&&u| self.byte(config, u) != value)
+            .filter(|&&u| self.units.byte(config, u) != value)
             .map(|&u| (u, Arc::clone(&text)))
             .collect();
         Proposal {
@@ -87,7 +79,7 @@ impl Fill {
 
     /// The next fill of the current block after `self.tried`, if any.
     fn next_fill(&self, config: &Configuration, block: &[u32]) -> Option<(Tried, u8)> {
-        let bytes: Vec<u8> = block.iter().map(|&u| self.byte(config, u)).collect();
+        let bytes: Vec<u8> = block.iter().map(|&u| self.units.byte(config, u)).collect();
         let uniform = bytes.iter().all(|&b| b == bytes[0]);
         if self.tried == Tried::Nothing && !bytes.iter().all(|&b| b == 0) {
             return Some((Tried::Zeros, 0));

@@ -75,16 +75,19 @@ impl Lengths {
         }
     }
 
-    /// Reads the kept units and their bytes from `config`.
+    /// Reads the kept units and their bytes from `config` (none past
+    /// [`MAX_KEPT`], where no field is read).
     fn read(&mut self, config: &Configuration) {
+        self.kept.clear();
+        self.bytes.clear();
+        if config.len() as usize > MAX_KEPT {
+            return;
+        }
         self.kept = config.kept.iter().collect();
         self.bytes = self
             .kept
             .iter()
-            .map(|&u| match config.rewrites.get(&u) {
-                Some(text) => text.first().copied().unwrap_or(0),
-                None => self.units.text(u).first().copied().unwrap_or(0),
-            })
+            .map(|&u| self.units.byte(config, u))
             .collect();
     }
 
@@ -102,9 +105,6 @@ impl Lengths {
     /// The next field worth a search: a value of 2 or more that fits in
     /// the bytes after the field.
     fn next_search(&mut self) -> Option<Search> {
-        if self.bytes.len() > MAX_KEPT {
-            return None;
-        }
         while self.next.0 < self.bytes.len() {
             let (at, s) = self.next;
             self.next = if s + 1 < SHAPES.len() {
