@@ -234,6 +234,8 @@ pub struct Grammar {
     /// Kinds of identifier tokens, which `--rename` may shorten and
     /// identifier replacement may rewrite to another name.
     identifiers: Vec<KindId>,
+    /// Kinds of tokens that are a literal's inside (`literal_insides`).
+    literal_insides: Vec<KindId>,
     /// Anonymous tokens that come in pairs (brackets): the pass without the
     /// syntax filter never deletes one alone.
     paired_tokens: Vec<KindId>,
@@ -517,6 +519,23 @@ impl Grammar {
         };
         self.identifiers.push(k);
         Ok(())
+    }
+
+    /// Marks `kind` (named) as a literal's inside (for the interiors pass).
+    pub(crate) fn add_literal_inside(&mut self, kind: &str) -> Result<()> {
+        let Some(k) = self.find_kind(kind, true) else {
+            bail!("{}: unknown node kind `{kind}`", self.name);
+        };
+        self.literal_insides.push(k);
+        Ok(())
+    }
+
+    /// Whether a token of `kind` whose parent is of kind `parent` is a
+    /// literal's inside: its kind is one, or it is anonymous right under
+    /// one.
+    pub(crate) fn is_literal_inside(&self, kind: KindId, parent: Option<KindId>) -> bool {
+        self.literal_insides.contains(&kind)
+            || (!self.is_named(kind) && parent.is_some_and(|p| self.literal_insides.contains(&p)))
     }
 
     /// Declares that the elements of a `kind` list parse alone between

@@ -76,7 +76,8 @@ pub struct Plan {
 /// The phases of `algo` on `lang`, and whether they repeat in rounds.
 fn phases_of(algo: &'static Entry, lang: Lang) -> (Vec<&'static Entry>, bool) {
     use registry::{
-        BODIES, DRDD, IDREPLACE, LITERALS, PERSES, SIMPLIFY, SUBSTITUTE, UNUSED, USES, WINDOWS,
+        BODIES, DRDD, IDREPLACE, INTERIORS, LITERALS, PERSES, SIMPLIFY, SUBSTITUTE, UNUSED, USES,
+        WINDOWS,
     };
     match (algo.role, lang) {
         // Bulk passes first: on a large input one of their tests may cut
@@ -93,6 +94,7 @@ fn phases_of(algo: &'static Entry, lang: Lang) -> (Vec<&'static Entry>, bool) {
                 &IDREPLACE,
                 &DRDD,
                 &WINDOWS,
+                &INTERIORS,
             ],
             true,
         ),

@@ -18,7 +18,7 @@ use crate::util::{Sandbox, assert_exit, assert_invariants, stats};
 /// oracle `check` (a shell script body; `$1` the candidate, `@SANDBOX@`
 /// the sandbox's path), checks the invariants, and returns the result and
 /// the stats of the first run.
-fn reduce(name: &str, input: &str, check: &str) -> (String, serde_json::Value) {
+pub(crate) fn reduce(name: &str, input: &str, check: &str) -> (String, serde_json::Value) {
     let sb = Sandbox::new();
     sb.write(name, input, false);
     let check = check.replace("@SANDBOX@", &sb.path().to_string_lossy());
@@ -35,7 +35,7 @@ fn reduce(name: &str, input: &str, check: &str) -> (String, serde_json::Value) {
 }
 
 /// The tests and successes of the phases named `name`, over all rounds.
-fn phase(s: &serde_json::Value, name: &str) -> (u64, u64) {
+pub(crate) fn phase(s: &serde_json::Value, name: &str) -> (u64, u64) {
     let phases: Vec<&serde_json::Value> = s["phases"]
         .as_array()
         .unwrap()

@@ -12,6 +12,7 @@ mod flat;
 mod forkserver;
 mod formatters;
 mod languages;
+mod last_tokens;
 mod layout;
 mod multi;
 mod names;

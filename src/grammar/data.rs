@@ -151,12 +151,13 @@ fn apply_kind_rules(grammar: &mut Grammar, data: &GrammarFile) -> Result<()> {
     Ok(())
 }
 
-/// The lists of kinds: `identifiers`, `never_delete`, `paired_tokens`,
-/// `implied_tokens`.
+/// The lists of kinds: `identifiers`, `literal_insides`, `never_delete`,
+/// `paired_tokens`, `implied_tokens`.
 fn apply_kind_lists(grammar: &mut Grammar, data: &GrammarFile) -> Result<()> {
     type AddKind = fn(&mut Grammar, &str) -> Result<()>;
-    let kind_lists: [(&[String], AddKind); 4] = [
+    let kind_lists: [(&[String], AddKind); 5] = [
         (&data.identifiers, Grammar::add_identifier),
+        (&data.literal_insides, Grammar::add_literal_inside),
         (&data.never_delete, Grammar::add_never_delete),
         (&data.paired_tokens, Grammar::add_paired_token),
         (&data.implied_tokens, Grammar::add_implied_token),

@@ -82,6 +82,14 @@ pub(crate) struct GrammarFile {
     /// (`tree/names.rs`) match names by their text across these kinds.
     #[serde(default)]
     pub identifiers: Vec<String>,
+    /// Named token kinds that are a literal's inside, between its
+    /// delimiters (JavaScript's `string_fragment` and `regex_pattern`);
+    /// an anonymous token right under a node of such a kind is one too
+    /// (Python's text around an escape). The `interiors` pass shortens
+    /// their text (`policy/interiors.rs`); escapes, being tokens of their
+    /// own, stay whole.
+    #[serde(default)]
+    pub literal_insides: Vec<String>,
     /// Anonymous tokens that come in pairs (brackets), each pair's opening
     /// token, then its closing one: the last scan never deletes one alone,
     /// the token-window pass keeps them balanced, the layout and the

@@ -29,6 +29,7 @@ pub mod format;
 mod fuzz_tests;
 pub mod hdd;
 pub mod idreplace;
+pub mod interiors;
 pub mod lengths;
 pub mod literals;
 pub mod perses;

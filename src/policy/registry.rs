@@ -20,6 +20,7 @@ use crate::policy::flat::FlatPolicy;
 use crate::policy::format::{Format, Style};
 use crate::policy::hdd::{Hdd, HddOptions};
 use crate::policy::idreplace::IdReplace;
+use crate::policy::interiors::Interiors;
 use crate::policy::lengths::Lengths;
 use crate::policy::literals::Literals;
 use crate::policy::perses::{Perses, PersesOptions};
@@ -527,6 +528,20 @@ pub(crate) static IDREPLACE: Entry = Entry {
     algo: None,
 };
 
+/// Literal insides shortened (`literal_insides` in grammars/*.json): run
+/// where a round's phases before it changed nothing, since a character
+/// cut inside a string saves no test to the passes that delete tokens.
+pub(crate) static INTERIORS: Entry = Entry {
+    name: "interiors",
+    role: Role::Enabler,
+    needs_tree: true,
+    takes_inner: false,
+    builder: Some(|cx| Box::new(Interiors::new(cx.tree(), cx.units()))),
+    description: "The characters inside strings, regular expressions and templates, whole first, then chunks",
+    guarantee: "none: chunks down to single characters, up to 256 a level",
+    algo: None,
+};
+
 pub(crate) static WINDOWS: Entry = Entry {
     name: "windows",
     role: Role::Pass,
@@ -679,6 +694,7 @@ pub static ENTRIES: &[&Entry] = &[
     &LITERALS,
     &HOISTS,
     &IDREPLACE,
+    &INTERIORS,
     &WINDOWS,
     &LENIENT_SCAN,
     &RECORDS,
