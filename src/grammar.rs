@@ -262,6 +262,9 @@ pub struct Grammar {
     /// go by position (`positional_lists`): the name field and the list
     /// field.
     positional_lists: HashMap<KindId, (String, String)>,
+    /// Positional-list kinds that are also a class's constructor where
+    /// named so (`positional_lists.*.constructor`).
+    constructors: HashMap<KindId, ConstructorRule>,
     /// Parameters that may become a top-level variable
     /// (`parameter_globals`).
     parameter_globals: HashMap<KindId, ParameterGlobal>,
@@ -869,6 +872,34 @@ impl Grammar {
             .map(|(name, list)| (name.as_str(), list.as_str()))
     }
 
+    /// Declares that a node of positional-list `kind` named `method` is
+    /// the constructor of its nearest `class` ancestor, which names it in
+    /// field `class_name`, its first `skip` parameters passed by no call.
+    pub(crate) fn add_constructor(
+        &mut self,
+        kind: &str,
+        method: &str,
+        class: &str,
+        class_name: &str,
+        skip: usize,
+    ) -> Result<()> {
+        let k = self.named_kind(kind)?;
+        let class = self.kind_with_fields(class, &[class_name])?;
+        let rule = ConstructorRule {
+            method: method.as_bytes().to_vec(),
+            class,
+            class_name: class_name.to_string(),
+            skip,
+        };
+        self.constructors.insert(k, rule);
+        Ok(())
+    }
+
+    /// How a node of positional-list `kind` may be a class's constructor.
+    pub(crate) fn constructor(&self, kind: KindId) -> Option<&ConstructorRule> {
+        self.constructors.get(&kind)
+    }
+
     /// Declares that a parameter of `kind` may become a top-level variable
     /// (see [`ParameterGlobal`]).
     pub(crate) fn add_parameter_global(&mut self, kind: &str, rule: [&str; 5]) -> Result<()> {
@@ -1036,6 +1067,20 @@ fn type_ref(v: &Value) -> Result<(String, bool)> {
         .to_string();
     let named = v["named"].as_bool().unwrap_or(true);
     Ok((kind, named))
+}
+
+/// A positional-list kind that constructs its class where named so
+/// (`positional_lists.*.constructor`).
+#[derive(Clone, Debug)]
+pub(crate) struct ConstructorRule {
+    /// The constructor's name (`__init__`).
+    pub method: Vec<u8>,
+    /// The kind of class it constructs (its nearest ancestor of the kind).
+    pub class: KindId,
+    /// That kind's field naming the class.
+    pub class_name: String,
+    /// How many of its first parameters no call passes (`self`).
+    pub skip: usize,
 }
 
 #[cfg(test)]

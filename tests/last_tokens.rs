@@ -1,5 +1,7 @@
 //! The last tokens of a language, through the binary with its real
-//! interpreter or compiler: the characters inside a literal (`interiors`).
+//! interpreter or compiler: the characters inside a literal (`interiors`),
+//! a constructor's parameters deleted with the arguments every call to
+//! its class passes (`positional_lists` with `constructor`).
 
 use crate::names::{phase, reduce};
 
@@ -22,4 +24,40 @@ console.log(parseDate("2024-05-06T10:20"));
     // names): `(?<year>)(?<year>)`, from 78 characters.
     assert!(pattern.len() <= 18, "{out}");
     assert!(!out.contains("month") && !out.contains("\\d"), "{out}");
+}
+
+#[test]
+#[cfg(feature = "python")]
+fn a_python_constructors_parameters_go_with_the_arguments_of_its_calls() {
+    let input = r#"import math
+
+
+class Point:
+    """A point in the plane."""
+
+    def __init__(self, x, y, label):
+        self.x = x
+        self.label = label
+
+    def norm(self):
+        return self.x.bit_length()
+
+    def describe(self):
+        return "%s at %s" % (self.label, self.x)
+
+
+def main():
+    p = Point(3.5, 4, "origin")
+    print(p.describe())
+    print(p.norm() + math.floor(2.5))
+
+
+main()
+"#;
+    let check = r#"python3 "$1" 2>&1 | grep -q "AttributeError: 'float' object has no attribute 'bit_length'""#;
+    let (out, _) = reduce("point.py", input, check);
+    // Python checks a call's arguments against the parameters: `y` and
+    // `label` go only with the arguments at their places.
+    assert!(out.contains("def __init__(self, x):"), "{out}");
+    assert!(out.contains("Point(3.5)"), "{out}");
 }

@@ -124,6 +124,9 @@ fn apply_kind_rules(grammar: &mut Grammar, data: &GrammarFile) -> Result<()> {
     }
     for (kind, rule) in &data.positional_lists {
         grammar.add_positional_list(kind, &rule.name, &rule.list)?;
+        if let Some(c) = &rule.constructor {
+            grammar.add_constructor(kind, &c.method, &c.class, &c.class_name, c.skip)?;
+        }
     }
     for (kind, rule) in &data.parameter_globals {
         let parts = [

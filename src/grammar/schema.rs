@@ -258,6 +258,29 @@ pub(crate) struct PositionalList {
     pub name: String,
     /// The field holding the list (C's `parameters`, `arguments`).
     pub list: String,
+    /// Where this kind is also a class's constructor: a node of it named
+    /// `method` inside a class is named by the class's name, so that the
+    /// calls creating the class (Python's `Point(1, 2)`) line up with its
+    /// parameters.
+    #[serde(default)]
+    pub constructor: Option<Constructor>,
+}
+
+/// A method that constructs its class (`positional_lists.*.constructor`).
+#[derive(Debug, Deserialize)]
+#[serde(remote = "Self", deny_unknown_fields)]
+pub(crate) struct Constructor {
+    /// The constructor's name (Python's `__init__`, JavaScript's
+    /// `constructor`).
+    pub method: String,
+    /// The kind of class it constructs: its nearest ancestor of that kind
+    /// (Python's `class_definition`).
+    pub class: String,
+    /// That kind's field holding the class's name (one token).
+    pub class_name: String,
+    /// How many of its first parameters no call passes (Python's `self`).
+    #[serde(default)]
+    pub skip: usize,
 }
 
 /// How a parameter becomes a top-level variable (`parameter_globals`), for
@@ -491,6 +514,7 @@ from_objects_only!(
     Hoist,
     MemberGlobal,
     PositionalList,
+    Constructor,
     ParameterGlobal,
     Unwrap,
     Sequence,
@@ -626,6 +650,10 @@ mod tests {
             (
                 "positional_lists",
                 names(|d| PositionalList::deserialize(d)),
+            ),
+            (
+                "positional_lists.constructor",
+                names(|d| Constructor::deserialize(d)),
             ),
             (
                 "parameter_globals",

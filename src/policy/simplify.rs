@@ -37,7 +37,8 @@
 //! declared as the member is (`member_globals`), an alias definition is
 //! written out at every use and deleted (`aliases`), a parameter is
 //! deleted with its argument at every call, a template parameter with
-//! its argument at every use (`positional_lists`), or a parameter made a
+//! its argument at every use (`positional_lists`; a constructor with the
+//! calls creating its class), or a parameter made a
 //! top-level variable (`parameter_globals`), a wrapper
 //! gives way to what its braces hold (`unwraps`); `Simplify::hoists`
 //! builds auto's closing pass that moves declarations to the top level.
@@ -172,6 +173,10 @@ pub(crate) struct Simplify {
     /// The nodes with a positional list (`positional_lists`), by the text
     /// of their one-token name, in preorder.
     positional: Arc<HashMap<Vec<u8>, Vec<NodeId>>>,
+    /// The positional-list nodes that construct a class (`constructor`):
+    /// the class's name node, and how many first parameters no call
+    /// passes.
+    constructors: Arc<HashMap<NodeId, (NodeId, usize)>>,
     /// The top-level nodes that may declare a parameter made a global
     /// (`parameter_globals`), in order.
     declarations: Arc<Vec<NodeId>>,
@@ -187,7 +192,7 @@ impl Simplify {
         assert_eq!(tree.unit_count(), units.len(), "the tree's units");
         let (aliases, alias_uses) = find_aliases(&tree, &units);
         let members = find_members(&tree, &units);
-        let positional = find_positional(&tree, &units);
+        let (positional, constructors) = find_positional(&tree, &units);
         let declarations = find_declarations(&tree);
         Simplify {
             tree,
@@ -201,6 +206,7 @@ impl Simplify {
             alias_uses: Arc::new(alias_uses),
             members: Arc::new(members),
             positional: Arc::new(positional),
+            constructors: Arc::new(constructors),
             declarations: Arc::new(declarations),
             hoisting: false,
         }
@@ -441,34 +447,70 @@ fn find_aliases(tree: &Tree, units: &Units) -> (HashMap<Vec<u8>, Vec<NodeId>>, V
 }
 
 /// The nodes of kinds with a positional list (`positional_lists`) whose
-/// name is one identifier token, by that token's text, in preorder.
-fn find_positional(tree: &Tree, units: &Units) -> HashMap<Vec<u8>, Vec<NodeId>> {
+/// name is one identifier token, by that token's text, in preorder; a
+/// constructor (`constructor`) by its class's name instead. With them,
+/// each constructor's class name node and the parameters it skips.
+fn find_positional(tree: &Tree, units: &Units) -> (Positional, HashMap<NodeId, (NodeId, usize)>) {
     let grammar = &tree.grammar;
-    let mut found: HashMap<Vec<u8>, Vec<NodeId>> = HashMap::default();
+    let mut found: Positional = HashMap::default();
+    let mut constructors = HashMap::default();
+    let text = |name: NodeId| units.text(tree.tokens(name).start).trim_ascii().to_vec();
     for n in 0..tree.len() as NodeId {
         let Some((name_path, _)) = grammar.positional_list(tree.kind(n)) else {
             continue;
         };
-        let mut name = Some(n);
-        for step in name_path.split('/') {
-            let wanted = (step != ANY_CHILD).then_some(step);
-            name = name.and_then(|m| {
-                tree.children(m).find(|&c| {
-                    grammar.field_name(tree.slot(c)) == wanted
-                        && (wanted.is_some() || grammar.is_named(tree.kind(c)))
-                        && tree.role(c) != Role::Extra
-                })
-            });
+        let Some(mut name) = follow(tree, n, name_path).filter(|&m| one_identifier(tree, m)) else {
+            continue;
+        };
+        if let Some((class_name, skip)) = constructed_class(tree, n, &text(name)) {
+            constructors.insert(n, (class_name, skip));
+            name = class_name;
         }
-        if let Some(name) = name
-            && tree.tokens(name).len() == 1
-            && grammar.is_identifier(tree.kind(name))
-        {
-            let text = units.text(tree.tokens(name).start).trim_ascii().to_vec();
-            found.entry(text).or_default().push(n);
-        }
+        found.entry(text(name)).or_default().push(n);
     }
-    found
+    (found, constructors)
+}
+
+/// Positional-list nodes by the text of their name.
+type Positional = HashMap<Vec<u8>, Vec<NodeId>>;
+
+/// The node a path of fields (`/` between steps, `*` a named child
+/// outside any field) leads to from `n`.
+fn follow(tree: &Tree, n: NodeId, path: &str) -> Option<NodeId> {
+    let grammar = &tree.grammar;
+    let mut at = Some(n);
+    for step in path.split('/') {
+        let wanted = (step != ANY_CHILD).then_some(step);
+        at = at.and_then(|m| {
+            tree.children(m).find(|&c| {
+                grammar.field_name(tree.slot(c)) == wanted
+                    && (wanted.is_some() || grammar.is_named(tree.kind(c)))
+                    && tree.role(c) != Role::Extra
+            })
+        });
+    }
+    at
+}
+
+/// Whether `n` is one identifier token.
+fn one_identifier(tree: &Tree, n: NodeId) -> bool {
+    tree.tokens(n).len() == 1 && tree.grammar.is_identifier(tree.kind(n))
+}
+
+/// Where node `n`, named `name`, constructs a class (its kind's
+/// `constructor` names it so, and it sits in a class of the kind given):
+/// the class's name node and the parameters no call passes.
+fn constructed_class(tree: &Tree, n: NodeId, name: &[u8]) -> Option<(NodeId, usize)> {
+    let rule = tree.grammar.constructor(tree.kind(n))?;
+    if rule.method != name {
+        return None;
+    }
+    let mut up = tree.parent(n);
+    while let Some(p) = up.filter(|&p| tree.kind(p) != rule.class) {
+        up = tree.parent(p);
+    }
+    let class_name = follow(tree, up?, &rule.class_name).filter(|&m| one_identifier(tree, m))?;
+    Some((class_name, rule.skip))
 }
 
 /// The top-level nodes of the kinds parameters may join as globals

@@ -156,10 +156,16 @@ impl Simplify {
         let pass = self.pass.as_ref().expect("inside a pass");
         let tree = &self.tree;
         let (name_path, _) = tree.grammar.positional_list(tree.kind(m))?;
-        let mut name = m;
-        for step in name_path.split('/') {
-            name = self.children_in(name, step).next()?;
-        }
+        let name = match self.constructors.get(&m) {
+            Some(&(class_name, _)) => class_name,
+            None => {
+                let mut name = m;
+                for step in name_path.split('/') {
+                    name = self.children_in(name, step).next()?;
+                }
+                name
+            }
+        };
         let unit = pass.next_kept[tree.tokens(name).start as usize];
         (pass.size.get(name) == 1).then(|| self.units.token_text(config, unit))
     }
@@ -187,6 +193,8 @@ impl Simplify {
             let Some(list) = self.children_in(m, list_field).next() else {
                 return Vec::new();
             };
+            // A constructor's first parameters (`self`) no call passes.
+            let skip = self.constructors.get(&m).map_or(0, |&(_, skip)| skip);
             tree.children(list)
                 .filter(|&c| {
                     pass.size.get(c) > 0
@@ -195,6 +203,7 @@ impl Simplify {
                         && tree.role(c) != Role::Extra
                         && !tree.is_separator_child(list, c)
                 })
+                .skip(skip)
                 .collect()
         };
         let lists: Vec<(NodeId, Vec<NodeId>)> = group
