@@ -275,6 +275,9 @@ pub struct Grammar {
     /// Kinds whose separated elements may run one after another instead
     /// (`sequences`): the text each separator gives way to.
     sequences: HashMap<KindId, String>,
+    /// Call kinds whose callee may be a function written in place
+    /// (`immediate_calls`).
+    immediate_calls: HashMap<KindId, ImmediateRule>,
     /// Directives that include another file (`includes`): the field
     /// holding the path, and the kind of path that names a file beside
     /// the includer (C's quoted `"util.h"`, not `<stdio.h>`).
@@ -963,6 +966,36 @@ impl Grammar {
         Ok(())
     }
 
+    /// Declares that a call of `kind` may call a function written in
+    /// place (`immediate_calls`).
+    pub(crate) fn add_immediate_call(
+        &mut self,
+        kind: &str,
+        call: &schema::ImmediateCall,
+    ) -> Result<()> {
+        let k = self.kind_with_fields(kind, &[&call.callee, &call.arguments])?;
+        let functions = call
+            .functions
+            .iter()
+            .map(|f| self.kind_with_fields(f, &[&call.parameters, &call.body]))
+            .collect::<Result<Vec<_>>>()?;
+        let rule = ImmediateRule {
+            callee: call.callee.clone(),
+            arguments: call.arguments.clone(),
+            functions,
+            parameters: call.parameters.clone(),
+            body: call.body.clone(),
+            statement: self.named_kind(&call.statement)?,
+        };
+        self.immediate_calls.insert(k, rule);
+        Ok(())
+    }
+
+    /// How a call of `kind` may call a function written in place.
+    pub(crate) fn immediate_call(&self, kind: KindId) -> Option<&ImmediateRule> {
+        self.immediate_calls.get(&kind)
+    }
+
     /// The text a separator of a node of `kind` may give way to (`sequences`).
     pub(crate) fn sequence_text(&self, kind: KindId) -> Option<&str> {
         self.sequences.get(&kind).map(String::as_str)
@@ -1001,6 +1034,7 @@ impl Grammar {
             || self.alias_fields(kind).is_some()
             || self.positional_lists.contains_key(&kind)
             || self.parameter_globals.contains_key(&kind)
+            || self.immediate_calls.contains_key(&kind)
     }
 
     /// The field name of `slot`, if it is a field.
@@ -1067,6 +1101,24 @@ fn type_ref(v: &Value) -> Result<(String, bool)> {
         .to_string();
     let named = v["named"].as_bool().unwrap_or(true);
     Ok((kind, named))
+}
+
+/// A call kind whose callee may be a function written in place
+/// (`immediate_calls`), with its function kinds resolved.
+#[derive(Clone, Debug)]
+pub(crate) struct ImmediateRule {
+    /// The call's field holding the callee.
+    pub callee: String,
+    /// The call's field holding the arguments.
+    pub arguments: String,
+    /// Kinds of functions written in place.
+    pub functions: Vec<KindId>,
+    /// The function's field holding its parameters.
+    pub parameters: String,
+    /// The function's field holding its body.
+    pub body: String,
+    /// The statement a call must be all of for a block body to replace it.
+    pub statement: KindId,
 }
 
 /// A positional-list kind that constructs its class where named so

@@ -158,10 +158,21 @@ impl Units {
         config: &Configuration,
         kept: impl IntoIterator<Item = u32>,
     ) -> Vec<u8> {
+        self.join_kept_with(config, kept, |_| None)
+    }
+
+    /// [`Self::join_kept`] with some tokens read as other texts: those
+    /// for which `instead` gives one.
+    pub(crate) fn join_kept_with<'a>(
+        &'a self,
+        config: &'a Configuration,
+        kept: impl IntoIterator<Item = u32>,
+        instead: impl Fn(u32) -> Option<&'a [u8]>,
+    ) -> Vec<u8> {
         let mut out = Vec::new();
         let mut prev: Option<u32> = None;
         for u in kept {
-            let token = self.token_text(config, u);
+            let token = instead(u).unwrap_or_else(|| self.token_text(config, u));
             if let Some(p) = prev {
                 let own = self.text(p);
                 let space = &own[own.len() - trailing_space(own)..];

@@ -1,7 +1,9 @@
 //! The last tokens of a language, through the binary with its real
 //! interpreter or compiler: the characters inside a literal (`interiors`),
 //! a constructor's parameters deleted with the arguments every call to
-//! its class passes (`positional_lists` with `constructor`).
+//! its class passes (`positional_lists` with `constructor`), and a
+//! function called where it is written given way to its body
+//! (`immediate_calls`).
 
 use crate::names::{phase, reduce};
 
@@ -60,4 +62,28 @@ main()
     // `label` go only with the arguments at their places.
     assert!(out.contains("def __init__(self, x):"), "{out}");
     assert!(out.contains("Point(3.5)"), "{out}");
+}
+
+#[test]
+#[cfg(feature = "javascript")]
+fn a_function_called_where_it_is_written_gives_way_to_its_body() {
+    // `substitute` writes `helper`'s value at its one call, which leaves
+    // `(function (items) { ... })(2)` for the unwrap.
+    let input = r#"const helper = function (items, factor) {
+  const total = items.length * factor;
+  return total.toUpperCase();
+};
+
+const run = () => {
+  const data = [1, 2, 3];
+  console.log("start");
+  return helper(data, 2);
+};
+
+run();
+"#;
+    let check = r#"node "$1" 2>&1 | grep -q "TypeError: total.toUpperCase is not a function""#;
+    let (out, _) = reduce("helper.js", input, check);
+    assert!(!out.contains("function") && !out.contains("=>"), "{out}");
+    assert!(out.contains("toUpperCase"), "{out}");
 }

@@ -148,6 +148,9 @@ fn apply_kind_rules(grammar: &mut Grammar, data: &GrammarFile) -> Result<()> {
     for (kind, sequence) in &data.sequences {
         grammar.add_sequence(kind, &sequence.separator_becomes)?;
     }
+    for (kind, call) in &data.immediate_calls {
+        grammar.add_immediate_call(kind, call)?;
+    }
     for (kind, include) in &data.includes {
         grammar.add_include(kind, &include.path, &include.local_path)?;
     }

@@ -142,6 +142,12 @@ pub(crate) struct GrammarFile {
     /// the simplify pass.
     #[serde(default)]
     pub sequences: ByKind<Sequence>,
+    /// Call kinds whose callee may be a function written in place
+    /// (JavaScript's `(function (x) { ... })(1)`): the simplify pass
+    /// writes the function's body there instead, each parameter's uses
+    /// reading its argument.
+    #[serde(default)]
+    pub immediate_calls: ByKind<ImmediateCall>,
     /// Directive kinds that include another file (C's `preproc_include`):
     /// include inlining when several files are reduced together
     /// (`multi/includes.rs`).
@@ -324,6 +330,30 @@ pub(crate) enum Brackets {
     /// The wrapper's own first and last tokens, paired or not (Bash's
     /// `{ a; b; }` → `a; b;`, Rust's `use a::{B};` → `use a::B;`).
     OwnEnds,
+}
+
+/// A call of a function written in place (`immediate_calls`), for the
+/// simplify pass.
+#[derive(Debug, Deserialize)]
+#[serde(remote = "Self", deny_unknown_fields)]
+pub(crate) struct ImmediateCall {
+    /// The call's field holding the callee, looked through wrappers of
+    /// one child (parentheses) down to a function.
+    pub callee: String,
+    /// The call's field holding the arguments.
+    pub arguments: String,
+    /// Kinds of functions written in place (`function_expression`).
+    pub functions: Vec<String>,
+    /// The function's field holding its parameters (each must be one
+    /// name).
+    pub parameters: String,
+    /// The function's field holding its body: a block between paired
+    /// tokens gives its statements, where the call is the whole of a
+    /// `statement`; anything else is an expression, put in parentheses.
+    pub body: String,
+    /// The kind of statement a call must be all of for a block body's
+    /// statements to take its place (`expression_statement`).
+    pub statement: String,
 }
 
 /// How separated elements run one after another instead (`sequences`), for
@@ -518,6 +548,7 @@ from_objects_only!(
     ParameterGlobal,
     Unwrap,
     Sequence,
+    ImmediateCall,
     Include,
     Layout,
     Formatter,
@@ -662,6 +693,7 @@ mod tests {
             ("unwraps", names(|d| Unwrap::deserialize(d))),
             ("unwraps.brackets", names(|d| Brackets::deserialize(d))),
             ("sequences", names(|d| Sequence::deserialize(d))),
+            ("immediate_calls", names(|d| ImmediateCall::deserialize(d))),
             ("includes", names(|d| Include::deserialize(d))),
             ("layout", names(|d| Layout::deserialize(d))),
             ("formatters", names(|d| Formatter::deserialize(d))),

@@ -68,11 +68,14 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::configuration::{Configuration, Delta, Proposal};
-use crate::grammar::{ANY_CHILD, KindId, MemberGlobal, ParameterGlobal, Role, StatementValue};
+use crate::grammar::{
+    ANY_CHILD, ImmediateRule, KindId, MemberGlobal, ParameterGlobal, Role, StatementValue,
+};
 use crate::policy::Policy;
 use crate::tree::{Liveness, NodeId, Sizes, Tree};
 use crate::units::{Units, token_starts};
 
+mod immediate;
 mod structural;
 
 /// How many subtrees from elsewhere a node is tried with, after the

@@ -3,7 +3,7 @@
 //! keep that file readable: each rewrites a node's shape as grammar data
 //! allows (`statement_values`, `member_globals`, `aliases`,
 //! `positional_lists`, `parameter_globals`, `unwraps`, `sequences`,
-//! `hoists`), where
+//! `hoists`; `immediate_calls` in `immediate.rs`), where
 //! the parent file's replacements put a text in a node's place.
 
 use super::*;
@@ -46,6 +46,9 @@ impl Simplify {
         }
         if let Some(text) = grammar.sequence_text(tree.kind(n)) {
             out.extend(self.sequence(n, text, config));
+        }
+        if grammar.immediate_call(tree.kind(n)).is_some() {
+            out.extend(self.immediate_call(n, config));
         }
         out
     }
