@@ -46,7 +46,8 @@ impl Rng {
 /// A C program of `n` statements; the oracle needs the statements named in `needed`.
 fn program(seed: u64, n: usize) -> (String, Vec<String>) {
     let mut rng = Rng(seed | 1);
-    let mut text = String::from("int g;\n");
+    // A string, for the pass that cuts inside literals.
+    let mut text = String::from("int g;\nchar *s = \"some text to cut\";\n");
     let mut names = Vec::new();
     for f in 0..3 {
         text.push_str(&format!("int f{f}(int a, int b) {{\n"));
