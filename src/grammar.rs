@@ -536,6 +536,11 @@ impl Grammar {
         Ok(())
     }
 
+    /// Whether the language names any literal insides.
+    pub(crate) fn has_literal_insides(&self) -> bool {
+        !self.literal_insides.is_empty()
+    }
+
     /// Whether a token of `kind` whose parent is of kind `parent` is a
     /// literal's inside: its kind is one, or it is anonymous right under
     /// one.

@@ -63,7 +63,8 @@ pub struct Plan {
     repeat: bool,
     /// Phases run once at the end, in order: auto's last token pass under
     /// the lenient filter (for languages whose consumers accept more than
-    /// the grammar), then without a filter `--rename` and a whitespace layout
+    /// the grammar), its literal insides under the strict one, then
+    /// without a filter `--rename` and a whitespace layout
     /// (`--format compact`, or the default pipeline's tidy one).
     closing: Vec<&'static Entry>,
     /// The units, the tree and the tuning every phase's policy is built from.
@@ -76,8 +77,7 @@ pub struct Plan {
 /// The phases of `algo` on `lang`, and whether they repeat in rounds.
 fn phases_of(algo: &'static Entry, lang: Lang) -> (Vec<&'static Entry>, bool) {
     use registry::{
-        BODIES, DRDD, IDREPLACE, INTERIORS, LITERALS, PERSES, SIMPLIFY, SUBSTITUTE, UNUSED, USES,
-        WINDOWS,
+        BODIES, DRDD, IDREPLACE, LITERALS, PERSES, SIMPLIFY, SUBSTITUTE, UNUSED, USES, WINDOWS,
     };
     match (algo.role, lang) {
         // Bulk passes first: on a large input one of their tests may cut
@@ -94,7 +94,6 @@ fn phases_of(algo: &'static Entry, lang: Lang) -> (Vec<&'static Entry>, bool) {
                 &IDREPLACE,
                 &DRDD,
                 &WINDOWS,
-                &INTERIORS,
             ],
             true,
         ),
@@ -306,9 +305,13 @@ impl Plan {
         // The default pipeline tidies the whitespace deletions leave behind.
         let format = compact || (auto && unit == UnitKind::Token);
         let hoists = tree.as_ref().is_some_and(|t| t.grammar.has_hoists());
+        let insides = tree
+            .as_ref()
+            .is_some_and(|t| t.grammar.has_literal_insides());
         let closing = [
             finish_lenient.then_some(&registry::LENIENT_SCAN),
             (finish_lenient && hoists).then_some(&registry::HOISTS),
+            (auto && insides).then_some(&registry::INTERIORS),
             strategy.rename.then_some(&registry::RENAME),
             format.then_some(&registry::FORMAT),
         ];

@@ -91,15 +91,19 @@ impl Plan {
         part: Closing,
     ) -> (Configuration, StopReason) {
         // The last token pass may leave missing tokens (the parser's
-        // insertions) but no text the grammar cannot place; renamings and
-        // layouts are for the oracle alone to judge.
+        // insertions) but no text the grammar cannot place; a literal's
+        // inside must parse; renamings and layouts are for the oracle
+        // alone to judge.
         let phases = self
             .closing
             .iter()
             .filter(|p| (p.role == Role::LenientPass) == (part == Closing::Lenient));
         for &phase in phases {
-            let lenient = phase.role == Role::LenientPass;
-            let strictness = lenient.then_some(Strictness::MissingTokensFree);
+            let strictness = match phase.role {
+                Role::LenientPass => Some(Strictness::MissingTokensFree),
+                Role::Finisher => Some(Strictness::Strict),
+                _ => None,
+            };
             engine.set_filter(strictness);
             let formatted = formatter
                 .filter(|_| std::ptr::eq(phase, &registry::FORMAT))
