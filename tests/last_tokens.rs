@@ -1,11 +1,12 @@
 //! The last tokens of a language, through the binary with its real
 //! interpreter or compiler: the characters inside a literal (`interiors`),
 //! a constructor's parameters deleted with the arguments every call to
-//! its class passes (`positional_lists` with `constructor`), and a
-//! function called where it is written given way to its body
-//! (`immediate_calls`).
+//! its class passes (`positional_lists` with `constructor`), a function
+//! called where it is written given way to its body (`immediate_calls`),
+//! a Rust struct made a unit struct (`replacements`), and a Java method
+//! given way to an initializer block holding its statement.
 
-use crate::names::{phase, reduce};
+use crate::names::{javac_check, phase, reduce};
 
 #[test]
 #[cfg(feature = "javascript")]
@@ -86,4 +87,54 @@ run();
     let (out, _) = reduce("helper.js", input, check);
     assert!(!out.contains("function") && !out.contains("=>"), "{out}");
     assert!(out.contains("toUpperCase"), "{out}");
+}
+
+#[test]
+#[cfg(feature = "rust")]
+fn a_rust_struct_whose_value_alone_matters_becomes_a_unit_struct() {
+    let input = r#"struct Square {
+    side: f64,
+}
+
+impl Square {
+    fn new(side: f64) -> Self {
+        Square { side }
+    }
+
+    fn area(&self) -> f64 {
+        self.side * self.side
+    }
+}
+
+fn main() {
+    let s = Square::new(2.0);
+    let t: u32 = s;
+    println!("{}", t + s.area() as u32);
+}
+"#;
+    // rustc writes its output beside its input, in a directory of its own.
+    let check = r#"d=$(mktemp -d) && cp "$1" "$d/t.rs" && cd "$d" &&
+rustc --edition 2021 --emit=metadata t.rs 2>&1 | grep -q 'expected `u32`, found `Square`'
+r=$?; rm -rf "$d"; exit $r"#;
+    let (out, _) = reduce("square.rs", input, check);
+    // `struct Square {}` and `Square::new()` kept a constructor alive.
+    assert!(out.contains("struct Square;"), "{out}");
+    assert!(!out.contains("new") && !out.contains("impl"), "{out}");
+}
+
+#[test]
+#[cfg(feature = "java")]
+fn a_java_method_holding_the_error_becomes_an_initializer_block() {
+    let input = "import java.util.List;\n\npublic class Report {\n    private int count;\n\n    \
+                 public void render(List<String> lines) {\n        String title = 42;\n        \
+                 lines.add(title);\n    }\n\n    public int getCount() {\n        \
+                 return count;\n    }\n}\n";
+    let check = javac_check(
+        "Report.java",
+        "incompatible types: int cannot be converted to String",
+    );
+    let (out, _) = reduce("Report.java", input, &check);
+    // `{ String title = 0; }` in the class: no name, type or parameters.
+    assert!(!out.contains("render") && !out.contains("void"), "{out}");
+    assert!(out.contains("String title ="), "{out}");
 }

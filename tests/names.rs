@@ -146,17 +146,11 @@ fn a_java_method_returning_one_value_becomes_a_field_holding_it() {
     let input = "class Box<K> {\n  K first() {\n    return entry();\n  }\n  \
                  static class Entry<K, V> {}\n  Entry<K, String> entry() {\n    \
                  return null;\n  }\n}\n";
-    // javac starts from a class-data archive the first run writes, as in
-    // fixtures/java-incompatible/check.sh.
-    let check = "d=$(mktemp -d) || exit 2\ncp \"$1\" \"$d/Box.java\"\n\
-                 jsa=@SANDBOX@/javac.jsa\n\
-                 if [ -f \"$jsa\" ]; then cds=-J-XX:SharedArchiveFile=$jsa; \
-                 else cds=-J-XX:ArchiveClassesAtExit=$d/javac.jsa; fi\n\
-                 out=$(cd \"$d\" && LC_ALL=C javac -J-XX:TieredStopAtLevel=1 -J-XX:+UseSerialGC \
-                 \"$cds\" -proc:none -d \"$d\" Box.java 2>&1)\n\
-                 [ -f \"$d/javac.jsa\" ] && mv -f \"$d/javac.jsa\" \"$jsa\"\nrm -rf \"$d\"\n\
-                 echo \"$out\" | grep -q 'incompatible types: Entry<K,String> cannot be converted to K'";
-    let (result, _) = reduce("Box.java", input, check);
+    let check = javac_check(
+        "Box.java",
+        "incompatible types: Entry<K,String> cannot be converted to K",
+    );
+    let (result, _) = reduce("Box.java", input, &check);
     assert!(result.contains("= entry()"), "{result}");
     assert!(!result.contains("return entry"), "{result}");
 }
@@ -287,4 +281,21 @@ fn in_every_language_a_declaration_nothing_mentions_goes_in_the_unused_pass() {
         let (_, successes) = phase(&s, "unused");
         assert!(successes >= 1, "{name}: the unused pass found nothing: {s}");
     }
+}
+
+/// An oracle body compiling the candidate as `class_file` with javac,
+/// interesting when its output holds `expected`. javac starts from a
+/// class-data archive the first run writes, as in
+/// fixtures/java-incompatible/check.sh.
+pub(crate) fn javac_check(class_file: &str, expected: &str) -> String {
+    format!(
+        "d=$(mktemp -d) || exit 2\ncp \"$1\" \"$d/{class_file}\"\n\
+         jsa=@SANDBOX@/javac.jsa\n\
+         if [ -f \"$jsa\" ]; then cds=-J-XX:SharedArchiveFile=$jsa; \
+         else cds=-J-XX:ArchiveClassesAtExit=$d/javac.jsa; fi\n\
+         out=$(cd \"$d\" && LC_ALL=C javac -J-XX:TieredStopAtLevel=1 -J-XX:+UseSerialGC \
+         \"$cds\" -proc:none -d \"$d\" {class_file} 2>&1)\n\
+         [ -f \"$d/javac.jsa\" ] && mv -f \"$d/javac.jsa\" \"$jsa\"\nrm -rf \"$d\"\n\
+         echo \"$out\" | grep -q '{expected}'"
+    )
 }
