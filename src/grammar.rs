@@ -265,6 +265,10 @@ pub struct Grammar {
     /// Positional-list kinds that are also a class's constructor where
     /// named so (`positional_lists.*.constructor`).
     constructors: HashMap<KindId, ConstructorRule>,
+    /// Positional-list kinds whose nodes right inside a class are methods:
+    /// the class kind and the parameters no call passes
+    /// (`positional_lists.*.method`).
+    methods: HashMap<KindId, (KindId, usize)>,
     /// Parameters that may become a top-level variable
     /// (`parameter_globals`).
     parameter_globals: HashMap<KindId, ParameterGlobal>,
@@ -858,15 +862,20 @@ impl Grammar {
     /// together.
     pub(crate) fn add_positional_list(&mut self, kind: &str, name: &str, list: &str) -> Result<()> {
         // The name is a field of the node, or a path of fields (`*`: a
-        // named child outside any field) down from it, `/` between steps.
-        let k = match name.split_once('/') {
-            None => self.kind_with_fields(kind, &[name, list])?,
-            Some(_) => {
-                let steps: Vec<&str> = name.split('/').filter(|&s| s != ANY_CHILD).collect();
-                self.check_fields(kind, &steps)?;
-                self.kind_with_fields(kind, &[list])?
+        // named child outside any field) down from it, `/` between steps;
+        // `|` between paths tried in turn.
+        let k = self.kind_with_fields(kind, &[list])?;
+        for path in name.split('|') {
+            match path.split_once('/') {
+                None => {
+                    self.kind_with_fields(kind, &[path])?;
+                }
+                Some(_) => {
+                    let steps: Vec<&str> = path.split('/').filter(|&s| s != ANY_CHILD).collect();
+                    self.check_fields(kind, &steps)?;
+                }
             }
-        };
+        }
         self.positional_lists
             .insert(k, (name.to_string(), list.to_string()));
         Ok(())
@@ -901,6 +910,21 @@ impl Grammar {
         };
         self.constructors.insert(k, rule);
         Ok(())
+    }
+
+    /// Declares that a node of positional-list `kind` right inside a
+    /// `class` is a method whose first `skip` parameters no call passes.
+    pub(crate) fn add_method(&mut self, kind: &str, class: &str, skip: usize) -> Result<()> {
+        let k = self.named_kind(kind)?;
+        let class = self.named_kind(class)?;
+        self.methods.insert(k, (class, skip));
+        Ok(())
+    }
+
+    /// The class kind a method of positional-list `kind` is right inside,
+    /// and how many first parameters no call passes.
+    pub(crate) fn method(&self, kind: KindId) -> Option<(KindId, usize)> {
+        self.methods.get(&kind).copied()
     }
 
     /// How a node of positional-list `kind` may be a class's constructor.

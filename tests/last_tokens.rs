@@ -1,7 +1,8 @@
 //! The last tokens of a language, through the binary with its real
 //! interpreter or compiler: the characters inside a literal (`interiors`),
-//! a constructor's parameters deleted with the arguments every call to
-//! its class passes (`positional_lists` with `constructor`), a function
+//! a constructor's or method's parameters deleted with the arguments
+//! every call passes (`positional_lists` with `constructor`, `method`), a
+//! function
 //! called where it is written given way to its body (`immediate_calls`),
 //! a Rust struct made a unit struct (`replacements`), and a Java method
 //! given way to an initializer block holding its statement.
@@ -137,4 +138,18 @@ fn a_java_method_holding_the_error_becomes_an_initializer_block() {
     // `{ String title = 0; }` in the class: no name, type or parameters.
     assert!(!out.contains("render") && !out.contains("void"), "{out}");
     assert!(out.contains("String title ="), "{out}");
+}
+
+#[test]
+#[cfg(feature = "python")]
+fn a_python_methods_parameter_goes_with_the_argument_of_its_call() {
+    let input = "class Cache:\n    def __init__(self):\n        self.items = {}\n\n    \
+                 def put(self, key, value, ttl):\n        self.items[key] = value + ttl\n\n\n\
+                 cache = Cache()\ncache.put(\"session\", \"token\", 30)\n";
+    let check =
+        r#"python3 "$1" 2>&1 | grep -q 'TypeError: can only concatenate str (not "int") to str'"#;
+    let (out, _) = reduce("cache.py", input, check);
+    // `self` is passed by no call; `key` goes with `"session"`.
+    assert!(out.contains("def put(self, value, ttl):"), "{out}");
+    assert!(!out.contains("key"), "{out}");
 }

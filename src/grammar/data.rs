@@ -127,6 +127,9 @@ fn apply_kind_rules(grammar: &mut Grammar, data: &GrammarFile) -> Result<()> {
         if let Some(c) = &rule.constructor {
             grammar.add_constructor(kind, &c.method, &c.class, &c.class_name, c.skip)?;
         }
+        if let Some(m) = &rule.method {
+            grammar.add_method(kind, &m.class, m.skip)?;
+        }
     }
     for (kind, rule) in &data.parameter_globals {
         let parts = [

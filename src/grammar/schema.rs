@@ -260,7 +260,9 @@ pub(crate) struct MemberGlobal {
 pub(crate) struct PositionalList {
     /// The field holding the name (one token), or a path of fields down
     /// to it, `/` between steps and `*` for a named child outside any
-    /// field (C++'s `template_declaration`: `*/name`).
+    /// field (C++'s `template_declaration`: `*/name`); paths to try in
+    /// turn are separated by `|` (Python's call: `function|function/attribute`,
+    /// a function's name or a method's).
     pub name: String,
     /// The field holding the list (C's `parameters`, `arguments`).
     pub list: String,
@@ -270,6 +272,22 @@ pub(crate) struct PositionalList {
     /// parameters.
     #[serde(default)]
     pub constructor: Option<Constructor>,
+    /// Where a node of this kind right inside a class is a method whose
+    /// first parameters no call passes (Python's `self`).
+    #[serde(default)]
+    pub method: Option<Method>,
+}
+
+/// A method's parameters that no call passes (`positional_lists.*.method`).
+#[derive(Debug, Deserialize)]
+#[serde(remote = "Self", deny_unknown_fields)]
+pub(crate) struct Method {
+    /// The kind of class (Python's `class_definition`): a node whose
+    /// nearest enclosing class or positional-list node is of this kind is
+    /// a method.
+    pub class: String,
+    /// How many of its first parameters no call passes.
+    pub skip: usize,
 }
 
 /// A method that constructs its class (`positional_lists.*.constructor`).
@@ -545,6 +563,7 @@ from_objects_only!(
     MemberGlobal,
     PositionalList,
     Constructor,
+    Method,
     ParameterGlobal,
     Unwrap,
     Sequence,
@@ -686,6 +705,7 @@ mod tests {
                 "positional_lists.constructor",
                 names(|d| Constructor::deserialize(d)),
             ),
+            ("positional_lists.method", names(|d| Method::deserialize(d))),
             (
                 "parameter_globals",
                 names(|d| ParameterGlobal::deserialize(d)),

@@ -176,10 +176,10 @@ pub(crate) struct Simplify {
     /// The nodes with a positional list (`positional_lists`), by the text
     /// of their one-token name, in preorder.
     positional: Arc<HashMap<Vec<u8>, Vec<NodeId>>>,
-    /// The positional-list nodes that construct a class (`constructor`):
-    /// the class's name node, and how many first parameters no call
-    /// passes.
-    constructors: Arc<HashMap<NodeId, (NodeId, usize)>>,
+    /// The positional-list nodes that construct a class or are methods
+    /// (`constructor`, `method`): the class's name node that names a
+    /// constructor, and how many first parameters no call passes.
+    owners: Arc<HashMap<NodeId, Owner>>,
     /// The top-level nodes that may declare a parameter made a global
     /// (`parameter_globals`), in order.
     declarations: Arc<Vec<NodeId>>,
@@ -195,7 +195,7 @@ impl Simplify {
         assert_eq!(tree.unit_count(), units.len(), "the tree's units");
         let (aliases, alias_uses) = find_aliases(&tree, &units);
         let members = find_members(&tree, &units);
-        let (positional, constructors) = find_positional(&tree, &units);
+        let (positional, owners) = find_positional(&tree, &units);
         let declarations = find_declarations(&tree);
         Simplify {
             tree,
@@ -209,7 +209,7 @@ impl Simplify {
             alias_uses: Arc::new(alias_uses),
             members: Arc::new(members),
             positional: Arc::new(positional),
-            constructors: Arc::new(constructors),
+            owners: Arc::new(owners),
             declarations: Arc::new(declarations),
             hoisting: false,
         }
@@ -452,26 +452,38 @@ fn find_aliases(tree: &Tree, units: &Units) -> (HashMap<Vec<u8>, Vec<NodeId>>, V
 /// The nodes of kinds with a positional list (`positional_lists`) whose
 /// name is one identifier token, by that token's text, in preorder; a
 /// constructor (`constructor`) by its class's name instead. With them,
-/// each constructor's class name node and the parameters it skips.
-fn find_positional(tree: &Tree, units: &Units) -> (Positional, HashMap<NodeId, (NodeId, usize)>) {
+/// the constructors' and methods' class names and skipped parameters.
+fn find_positional(tree: &Tree, units: &Units) -> (Positional, HashMap<NodeId, Owner>) {
     let grammar = &tree.grammar;
     let mut found: Positional = HashMap::default();
-    let mut constructors = HashMap::default();
+    let mut owners = HashMap::default();
     let text = |name: NodeId| units.text(tree.tokens(name).start).trim_ascii().to_vec();
     for n in 0..tree.len() as NodeId {
-        let Some((name_path, _)) = grammar.positional_list(tree.kind(n)) else {
+        let Some((name_paths, _)) = grammar.positional_list(tree.kind(n)) else {
             continue;
         };
-        let Some(mut name) = follow(tree, n, name_path).filter(|&m| one_identifier(tree, m)) else {
+        let name = name_paths
+            .split('|')
+            .find_map(|path| follow(tree, n, path).filter(|&m| one_identifier(tree, m)));
+        let Some(mut name) = name else {
             continue;
         };
-        if let Some((class_name, skip)) = constructed_class(tree, n, &text(name)) {
-            constructors.insert(n, (class_name, skip));
-            name = class_name;
+        if let Some(owner) = owner_of(tree, n, &text(name)) {
+            name = owner.class_name.unwrap_or(name);
+            owners.insert(n, owner);
         }
         found.entry(text(name)).or_default().push(n);
     }
-    (found, constructors)
+    (found, owners)
+}
+
+/// What a constructor or method owes its class: the class's name node,
+/// which names a constructor, and how many first parameters no call
+/// passes.
+#[derive(Clone, Copy, Debug)]
+struct Owner {
+    class_name: Option<NodeId>,
+    skip: usize,
 }
 
 /// Positional-list nodes by the text of their name.
@@ -501,19 +513,41 @@ fn one_identifier(tree: &Tree, n: NodeId) -> bool {
 }
 
 /// Where node `n`, named `name`, constructs a class (its kind's
-/// `constructor` names it so, and it sits in a class of the kind given):
-/// the class's name node and the parameters no call passes.
-fn constructed_class(tree: &Tree, n: NodeId, name: &[u8]) -> Option<(NodeId, usize)> {
-    let rule = tree.grammar.constructor(tree.kind(n))?;
-    if rule.method != name {
-        return None;
+/// `constructor` names it so, and it sits in a class of the kind given)
+/// or is a method (`method`: its nearest enclosing class or
+/// positional-list node is a class of the kind given).
+fn owner_of(tree: &Tree, n: NodeId, name: &[u8]) -> Option<Owner> {
+    let grammar = &tree.grammar;
+    if let Some(rule) = grammar.constructor(tree.kind(n))
+        && rule.method == name
+    {
+        let mut up = tree.parent(n);
+        while let Some(p) = up.filter(|&p| tree.kind(p) != rule.class) {
+            up = tree.parent(p);
+        }
+        let class_name =
+            follow(tree, up?, &rule.class_name).filter(|&m| one_identifier(tree, m))?;
+        let skip = rule.skip;
+        return Some(Owner {
+            class_name: Some(class_name),
+            skip,
+        });
     }
+    let (class, skip) = grammar.method(tree.kind(n))?;
     let mut up = tree.parent(n);
-    while let Some(p) = up.filter(|&p| tree.kind(p) != rule.class) {
+    while let Some(p) = up {
+        if tree.kind(p) == class {
+            return Some(Owner {
+                class_name: None,
+                skip,
+            });
+        }
+        if grammar.positional_list(tree.kind(p)).is_some() {
+            return None;
+        }
         up = tree.parent(p);
     }
-    let class_name = follow(tree, up?, &rule.class_name).filter(|&m| one_identifier(tree, m))?;
-    Some((class_name, rule.skip))
+    None
 }
 
 /// The top-level nodes of the kinds parameters may join as globals

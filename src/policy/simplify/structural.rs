@@ -158,16 +158,17 @@ impl Simplify {
     fn list_name<'c>(&'c self, m: NodeId, config: &'c Configuration) -> Option<&'c [u8]> {
         let pass = self.pass.as_ref().expect("inside a pass");
         let tree = &self.tree;
-        let (name_path, _) = tree.grammar.positional_list(tree.kind(m))?;
-        let name = match self.constructors.get(&m) {
-            Some(&(class_name, _)) => class_name,
-            None => {
-                let mut name = m;
-                for step in name_path.split('/') {
-                    name = self.children_in(name, step).next()?;
-                }
-                name
-            }
+        let (name_paths, _) = tree.grammar.positional_list(tree.kind(m))?;
+        let walk = |path: &str| {
+            path.split('/')
+                .try_fold(m, |at, step| self.children_in(at, step).next())
+        };
+        let name = match self.owners.get(&m).and_then(|o| o.class_name) {
+            Some(class_name) => class_name,
+            None => name_paths
+                .split('|')
+                .filter_map(walk)
+                .find(|&name| pass.size.get(name) == 1)?,
         };
         let unit = pass.next_kept[tree.tokens(name).start as usize];
         (pass.size.get(name) == 1).then(|| self.units.token_text(config, unit))
@@ -197,7 +198,7 @@ impl Simplify {
                 return Vec::new();
             };
             // A constructor's first parameters (`self`) no call passes.
-            let skip = self.constructors.get(&m).map_or(0, |&(_, skip)| skip);
+            let skip = self.owners.get(&m).map_or(0, |o| o.skip);
             tree.children(list)
                 .filter(|&c| {
                     pass.size.get(c) > 0
