@@ -61,9 +61,9 @@ pub struct Plan {
     phases: Vec<&'static Entry>,
     /// Repeat the phases while a round removes something.
     repeat: bool,
-    /// Phases run once at the end, in order: auto's last token pass under
-    /// the lenient filter (for languages whose consumers accept more than
-    /// the grammar), its literal insides under the strict one, then
+    /// Phases run once at the end, in order: auto's literal insides under
+    /// the strict filter, its last token pass under the lenient one (for
+    /// languages whose consumers accept more than the grammar), then
     /// without a filter `--rename` and a whitespace layout
     /// (`--format compact`, or the default pipeline's tidy one).
     closing: Vec<&'static Entry>,
@@ -115,9 +115,9 @@ fn phases_of(algo: &'static Entry, lang: Lang) -> (Vec<&'static Entry>, bool) {
     }
 }
 
-/// The two parts of the closing phases: the lenient scans, which may
-/// delete tokens (after which the caller may run another round), then the
-/// renaming and layout that finish the run.
+/// The two parts of the closing phases: the lenient scans and the literal
+/// insides, which may free more deletions (after which the caller runs
+/// another round), then the renaming and layout that finish the run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Closing {
     Lenient,
@@ -308,10 +308,12 @@ impl Plan {
         let insides = tree
             .as_ref()
             .is_some_and(|t| t.grammar.has_literal_insides());
+        // The insides first: the strict filter judges against the
+        // stage's parse, which the lenient scan's deletions leave behind.
         let closing = [
+            (auto && insides).then_some(&registry::INTERIORS),
             finish_lenient.then_some(&registry::LENIENT_SCAN),
             (finish_lenient && hoists).then_some(&registry::HOISTS),
-            (auto && insides).then_some(&registry::INTERIORS),
             strategy.rename.then_some(&registry::RENAME),
             format.then_some(&registry::FORMAT),
         ];

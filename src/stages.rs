@@ -395,10 +395,12 @@ impl<'a> Stages<'a> {
     }
 
     /// The closing phases of a stage whose rounds are over: the lenient
-    /// scan, then the renaming and layout; but a token the scan deleted
-    /// may free more on a fresh parse (`println!(x)` minus `!` is a call
-    /// whose parentheses may go), so then another round comes first (the
-    /// returned flag), and a second run changes nothing.
+    /// scan and the literal insides, then the renaming and layout; but a
+    /// token the scan deleted may free more on a fresh parse (`println!(x)`
+    /// minus `!` is a call whose parentheses may go), and so may an inside
+    /// cut (a format string that takes one argument fewer), so then
+    /// another round comes first (the returned flag), and a second run
+    /// changes nothing.
     fn close(
         &self,
         stage: &Plan,
@@ -406,12 +408,11 @@ impl<'a> Stages<'a> {
         result: Configuration,
         observer: &mut dyn Observer,
     ) -> (Configuration, StopReason, bool) {
-        let kept = result.len();
+        let before = result.clone();
         let (result, reason) =
             stage.run_closing(engine, result, observer, self.formatter, Closing::Lenient);
-        let again = reason == StopReason::Finished
-            && stage.reparses_between_rounds()
-            && result.len() < kept;
+        let again =
+            reason == StopReason::Finished && stage.reparses_between_rounds() && result != before;
         if again || reason != StopReason::Finished {
             return (result, reason, again);
         }

@@ -94,10 +94,10 @@ impl Plan {
         // insertions) but no text the grammar cannot place; a literal's
         // inside must parse; renamings and layouts are for the oracle
         // alone to judge.
-        let phases = self
-            .closing
-            .iter()
-            .filter(|p| (p.role == Role::LenientPass) == (part == Closing::Lenient));
+        let phases = self.closing.iter().filter(|p| {
+            let lenient_part = matches!(p.role, Role::LenientPass | Role::Finisher);
+            lenient_part == (part == Closing::Lenient)
+        });
         for &phase in phases {
             let strictness = match phase.role {
                 Role::LenientPass => Some(Strictness::MissingTokensFree),

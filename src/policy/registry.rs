@@ -64,10 +64,11 @@ pub enum Role {
     /// filter (`Strictness::MissingTokensFree`).
     LenientPass,
     /// A closing pass of the default pipeline under the strict syntax
-    /// filter, once the rounds are over, whose steps enable no deletion
-    /// (a literal's inside shortened): run in a round, each of its
-    /// successes would cost another round of every phase (on an inline
-    /// asm case, 40 more tests for two constraint strings cut).
+    /// filter, once the rounds are over, whose steps seldom enable a
+    /// deletion (a literal's inside shortened): run in a round, each of
+    /// its successes would cost another round of every phase (on an
+    /// inline asm case, 40 more tests for two constraint strings cut);
+    /// after the rounds, one more round follows if it changed anything.
     Finisher,
 }
 
