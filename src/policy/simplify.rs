@@ -175,7 +175,7 @@ pub(crate) struct Simplify {
     members: Arc<Members>,
     /// The nodes with a positional list (`positional_lists`), by the text
     /// of their one-token name, in preorder.
-    positional: Arc<HashMap<Vec<u8>, Vec<NodeId>>>,
+    positional: Arc<Positional>,
     /// The positional-list nodes that construct a class or are methods
     /// (`constructor`, `method`): the class's name node that names a
     /// constructor, and how many first parameters no call passes.

@@ -77,14 +77,11 @@ impl Simplify {
             if rule.functions.contains(&tree.kind(callee)) {
                 return Some(callee);
             }
-            let mut named = self
-                .elements(callee)
-                .into_iter()
-                .filter(|&c| tree.grammar.is_named(tree.kind(c)));
-            callee = named.next()?;
-            if named.next().is_some() {
+            // `elements` gives the named children only.
+            let [only] = self.elements(callee)[..] else {
                 return None;
-            }
+            };
+            callee = only;
         }
         None
     }
