@@ -519,6 +519,53 @@ grep -qx 2 "$1" && grep -qx 7 "$1"
 }
 
 #[test]
+fn a_fork_bomb_in_sessions_of_its_own_dies_with_the_run() {
+    let sb = Sandbox::new();
+    let original = numbers(8).into_bytes();
+    sb.write("in.txt", &numbers(8), false);
+    // Every process of the bomb starts a copy of itself in a new session
+    // every 20 ms (so a group kill misses it) until its tree has started
+    // 48, then sleeps a minute: bounded, so that a run that fails to kill
+    // it leaves some dozens of sleepers, not a dead machine. Tests of the
+    // final candidate (two lines) start one, the last of them just before
+    // the run ends, while its bomb still forks.
+    sb.write(
+        "reduce-it-bomb.sh",
+        "#!/bin/sh\nwhile [ \"$(wc -l < \"$1\")\" -lt 48 ]; do\n\
+         echo >> \"$1\"\nsetsid \"$0\" \"$1\" &\nsleep 0.02\ndone\nsleep 60\n",
+        true,
+    );
+    sb.write(
+        "bomber.sh",
+        "#!/bin/sh\nd=\"$(dirname \"$0\")\"\n\
+         grep -qx 2 \"$1\" && grep -qx 7 \"$1\" || exit 1\n\
+         if [ \"$(wc -l < \"$1\")\" -eq 2 ]; then\n\
+         c=$(mktemp \"$d/count.XXXXXX\")\nsetsid \"$d/reduce-it-bomb.sh\" \"$c\" &\nsleep 0.1\nfi\n",
+        true,
+    );
+    let args = ["--unit", "line", "--algo", "ddmin", "-j", "1"];
+    let mut run = args.to_vec();
+    run.extend(["--oracle", "bomber.sh", "in.txt", "-q"]);
+    assert_exit(&sb.reduce(&run), 0);
+    crate::util::assert_no_process("reduce-it-bomb");
+    assert_eq!(sb.read("in.reduced.txt"), b"2\n7\n");
+    assert_invariants(
+        &sb,
+        "bomber.sh",
+        "in.txt",
+        &original,
+        "in.reduced.txt",
+        &args,
+    );
+    // The helpers ran the script directly, outside reduce: their bombs
+    // stop forking at 48, so killing what is found ends once none is left.
+    while !crate::util::kill_processes("reduce-it-bomb")
+        .trim()
+        .is_empty()
+    {}
+}
+
+#[test]
 fn a_background_child_dies_with_its_test_and_a_setsid_daemon_with_the_run() {
     let sb = Sandbox::new();
     let original = numbers(8).into_bytes();

@@ -59,8 +59,9 @@ pub(crate) use outside::{Outside, split_proposals};
 pub(crate) use process::kill_strays;
 pub use process::stop_running_tests;
 use process::{
-    ExitWaiter, OUTPUT_GRACE, RUN_MARKER_VAR, RunningGroup, become_subreaper, drain_output,
-    kill_group, run_marker, signal_group, wait_until_group_gone,
+    ExitWaiter, OUTPUT_GRACE, RUN_MARKER_VAR, RunningGroup, TEST_MARKER_VAR, become_subreaper,
+    drain_output, kill_group, kill_test_strays, run_marker, signal_group, test_marker,
+    wait_until_group_gone,
 };
 pub(crate) use sightings::Sightings;
 pub(crate) use signature::{DEFAULT_DEPTH, Signature, signal_names, signal_number};
@@ -555,8 +556,10 @@ impl ScriptOracle {
             ),
             _ => Stdio::null(),
         };
+        let test = test_marker();
         command
             .env(RUN_MARKER_VAR, run_marker())
+            .env(TEST_MARKER_VAR, &test)
             .stdin(stdin)
             .process_group(0);
         if let Some(shared) = self.shared_dir() {
@@ -581,6 +584,11 @@ impl ScriptOracle {
         let collects = self.verbose || self.memory.is_some() || self.builtin.is_some();
         let output = collects.then(|| drain_output(&mut child, self.builtin.is_some()));
         let exit = self.wait(&mut child, started, cancel);
+        if exit == Exit::Timeout {
+            // What the test started outside its group goes too, before
+            // the next test starts (it may be a fork bomb).
+            kill_test_strays(&test);
+        }
         drop(running);
         let took = started.elapsed();
         let (stdout, stderr) = output.map_or_else(Default::default, |d| d.finish(OUTPUT_GRACE));

@@ -28,6 +28,16 @@ pub(super) const OUTPUT_CAP: usize = 64 * 1024;
 /// The environment variable naming the run, set for every process started here.
 pub(crate) const RUN_MARKER_VAR: &str = "REDUCE_RUN_ID";
 
+/// The environment variable naming one test of the run (the run's marker
+/// and a number), set for the test's process.
+pub(crate) const TEST_MARKER_VAR: &str = "REDUCE_TEST_ID";
+
+/// A new value of [`TEST_MARKER_VAR`], unique in this run.
+pub(super) fn test_marker() -> String {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    format!("{}-{}", run_marker(), NEXT.fetch_add(1, Ordering::Relaxed))
+}
+
 /// This run's value of [`RUN_MARKER_VAR`]: unique per `reduce` process.
 pub(crate) fn run_marker() -> &'static str {
     static MARKER: OnceLock<String> = OnceLock::new();
@@ -42,54 +52,20 @@ pub(crate) fn run_marker() -> &'static str {
 /// SIGKILLs every process that carries this run's marker in its environment
 /// (found through `/proc`; elsewhere this does nothing) and returns how many
 /// it signalled. Test processes still in their group are killed with it; this
-/// catches the ones that escaped it (`setsid`, double forks, daemons). A
-/// process that also cleared its environment is not found.
+/// catches the ones that escaped it (`setsid`, double forks, daemons, the
+/// job-control groups of a reduced script's fork bomb). A process that also
+/// cleared its environment is not found.
 pub(crate) fn kill_strays() -> usize {
     let needle = format!("{RUN_MARKER_VAR}={}", run_marker());
-    let me = std::process::id();
-    let mut killed = 0;
-    let mut victims = Vec::new();
-    // A stray may fork while we look: a few rounds catch its children.
-    for _ in 0..3 {
-        let Ok(entries) = fs::read_dir("/proc") else {
-            return killed;
-        };
-        let mut found = 0;
-        for entry in entries.flatten() {
-            let Some(pid) = entry
-                .file_name()
-                .to_str()
-                .and_then(|n| n.parse::<u32>().ok())
-            else {
-                continue;
-            };
-            if pid == me {
-                continue;
-            }
-            let Ok(environ) = fs::read(entry.path().join("environ")) else {
-                continue;
-            };
-            if environ.split(|&b| b == 0).any(|v| v == needle.as_bytes()) {
-                // SAFETY: kill has no memory-safety preconditions.
-                unsafe {
-                    libc::kill(pid as i32, libc::SIGKILL);
-                }
-                victims.push(pid);
-                found += 1;
-            }
-        }
-        killed += found;
-        if found == 0 {
-            break;
-        }
-        // Let the victims die before looking again (and before returning).
-        let deadline = Instant::now() + REAP_WAIT;
-        while !victims.iter().all(|&p| is_dead(p)) && Instant::now() < deadline {
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        victims.clear();
-    }
-    killed
+    freeze_and_kill(|proc_dir| carries(proc_dir, &needle))
+}
+
+/// SIGKILLs the processes of one test (`test`, its [`TEST_MARKER_VAR`])
+/// that left its group: a test that timed out may have started a fork
+/// bomb, which must not live on beside the next tests.
+pub(super) fn kill_test_strays(test: &str) {
+    let needle = format!("{TEST_MARKER_VAR}={test}");
+    freeze_and_kill(|proc_dir| carries(proc_dir, &needle));
 }
 
 /// SIGKILLs the processes of this run (its marker in their environment)
@@ -100,45 +76,71 @@ pub(crate) fn kill_strays() -> usize {
 pub(super) fn kill_marked_in(dir: &Path) {
     let dir = fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
     let needle = format!("{RUN_MARKER_VAR}={}", run_marker());
-    let me = std::process::id();
-    let Ok(entries) = fs::read_dir("/proc") else {
-        return;
-    };
-    let mut victims = Vec::new();
-    for entry in entries.flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|n| n.parse::<u32>().ok())
-            .filter(|&p| p != me)
-        else {
-            continue;
-        };
-        let proc_dir = entry.path();
-        let marked = fs::read(proc_dir.join("environ"))
-            .is_ok_and(|env| env.split(|&b| b == 0).any(|v| v == needle.as_bytes()));
-        if !marked {
-            continue;
-        }
+    freeze_and_kill(|proc_dir| {
         let inside = |link: PathBuf| fs::read_link(link).is_ok_and(|to| to.starts_with(&dir));
-        let uses = inside(proc_dir.join("cwd"))
-            || fs::read_dir(proc_dir.join("fd"))
-                .into_iter()
-                .flatten()
-                .flatten()
-                .any(|fd| inside(fd.path()));
-        if uses {
-            // SAFETY: kill has no memory-safety preconditions.
-            unsafe {
-                libc::kill(pid as i32, libc::SIGKILL);
-            }
-            victims.push(pid);
+        carries(proc_dir, &needle)
+            && (inside(proc_dir.join("cwd"))
+                || fs::read_dir(proc_dir.join("fd"))
+                    .into_iter()
+                    .flatten()
+                    .flatten()
+                    .any(|fd| inside(fd.path())))
+    });
+}
+
+/// Whether the process of `proc_dir` (`/proc/<pid>`) has `needle`
+/// (`NAME=value`) in its environment.
+fn carries(proc_dir: &Path, needle: &str) -> bool {
+    fs::read(proc_dir.join("environ"))
+        .is_ok_and(|env| env.split(|&b| b == 0).any(|v| v == needle.as_bytes()))
+}
+
+/// How long [`freeze_and_kill`] goes on finding new processes to stop.
+const FREEZE_LIMIT: Duration = Duration::from_secs(5);
+
+/// SIGSTOPs every live process that `chosen` picks (given `/proc/<pid>`),
+/// looking again until a look finds no new one, then SIGKILLs them all,
+/// waits (at most [`REAP_WAIT`]) until they are dead and reaps those that
+/// are ours (orphans handed to us as their subreaper). Killing as they are
+/// found loses to a fork bomb: a process forks again between the look and
+/// the kill, and its children live on in groups of their own. A stopped
+/// process forks no more, so the looks end. Returns how many it killed.
+fn freeze_and_kill(chosen: impl Fn(&Path) -> bool) -> usize {
+    let me = std::process::id();
+    let started = Instant::now();
+    let mut frozen: Vec<u32> = Vec::new();
+    loop {
+        let Ok(entries) = fs::read_dir("/proc") else {
+            break;
+        };
+        let mut found: Vec<u32> = entries
+            .flatten()
+            .filter_map(|entry| {
+                let pid = entry.file_name().to_str()?.parse::<u32>().ok()?;
+                (pid != me && !is_dead(pid) && chosen(&entry.path())).then_some(pid)
+            })
+            .collect();
+        found.retain(|pid| frozen.binary_search(pid).is_err());
+        if found.is_empty() || started.elapsed() > FREEZE_LIMIT {
+            break;
         }
+        for &pid in &found {
+            // SAFETY: kill has no memory-safety preconditions.
+            unsafe { libc::kill(pid as i32, libc::SIGSTOP) };
+        }
+        // A signal is taken on the way back to user space: wait until the
+        // new ones have stopped (or died), so that the next look sees every
+        // child they forked before.
+        let deadline = Instant::now() + REAP_WAIT;
+        while !found.iter().all(|&p| is_stopped_or_dead(p)) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        frozen.extend(found);
+        frozen.sort_unstable();
     }
-    let deadline = Instant::now() + REAP_WAIT;
-    while !victims.iter().all(|&p| is_dead(p)) && Instant::now() < deadline {
-        std::thread::sleep(Duration::from_millis(1));
-    }
+    let family: Vec<i32> = frozen.iter().map(|&p| p as i32).collect();
+    kill_family(&family);
+    family.len()
 }
 
 /// The process groups of the tests running now, for [`stop_running_tests`]:
@@ -336,6 +338,11 @@ fn group_has_live_member(group: i32) -> bool {
 /// Whether process `pid` has exited (it is gone, or a zombie).
 fn is_dead(pid: u32) -> bool {
     proc_stat(&pid.to_string()).is_none_or(|(state, _, _)| matches!(state, 'Z' | 'X'))
+}
+
+/// Whether process `pid` is stopped by a signal, or has exited.
+fn is_stopped_or_dead(pid: u32) -> bool {
+    proc_stat(&pid.to_string()).is_none_or(|(state, _, _)| matches!(state, 'T' | 'Z' | 'X'))
 }
 
 /// Waits for a child to exit with a time limit. On Linux it polls a pidfd,
