@@ -231,6 +231,9 @@ pub struct Grammar {
     pub open_blocks: Vec<Vec<u8>>,
     /// Lists whose elements parse alone, and how (`lists_parse_alone`).
     list_contexts: HashMap<KindId, ListContext>,
+    /// Bracketed lists whose items parse alone, and the text before and
+    /// after a stretch of them (`item_lists_parse_alone`).
+    item_lists: HashMap<KindId, (Vec<u8>, Vec<u8>)>,
     /// Kinds of identifier tokens, which `--rename` may shorten and
     /// identifier replacement may rewrite to another name.
     identifiers: Vec<KindId>,
@@ -570,6 +573,29 @@ impl Grammar {
             },
         );
         Ok(())
+    }
+
+    /// Declares that the items of a `kind` list parse alone between `open`
+    /// and `close`.
+    pub(crate) fn add_item_list(&mut self, kind: &str, open: &str, close: &str) -> Result<()> {
+        let Some(k) = self.find_kind(kind, true) else {
+            bail!("{}: unknown node kind `{kind}`", self.name);
+        };
+        let texts = (open.as_bytes().to_vec(), close.as_bytes().to_vec());
+        self.item_lists.insert(k, texts);
+        Ok(())
+    }
+
+    /// The text before and after a stretch of a `kind` list's items that
+    /// makes it a document of its own, if it can be parsed alone.
+    pub(crate) fn item_list(&self, kind: KindId) -> Option<(&[u8], &[u8])> {
+        let (open, close) = self.item_lists.get(&kind)?;
+        Some((open, close))
+    }
+
+    /// Whether some list's items, or the root's, parse alone.
+    pub(crate) fn has_item_lists(&self) -> bool {
+        self.top_level_items_parse_alone || !self.item_lists.is_empty()
     }
 
     /// How a stretch of a `kind` list's elements is parsed alone, if it can be.

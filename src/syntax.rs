@@ -8,17 +8,17 @@
 //! it reads from the grammar facts (`grammars/<lang>.json`).
 
 mod edit;
+mod stretch;
 
 use std::borrow::Cow;
 use std::collections::VecDeque;
-use std::ops::Range;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use crate::interfaces::SyntaxFilter;
 use crate::languages::Language;
 use crate::tree::sitter::{PARSE_TIMEOUT, count_error_regions, count_errors, reparse};
-use edit::{ByteEdit, LineIndex, byte_edit, input_edit};
+use edit::{ByteEdit, LineIndex, byte_edit, input_edit, replacements};
 
 /// Keeps candidates that parse worse than the original away from the oracle.
 ///
@@ -71,6 +71,8 @@ struct Base {
     /// Built when a candidate is first parsed from this base (most
     /// accepted candidates never are).
     lines: OnceLock<LineIndex>,
+    /// The tree's parse errors, counted when first asked.
+    errors: OnceLock<usize>,
     tree: tree_sitter::Tree,
 }
 
@@ -79,8 +81,15 @@ impl Base {
         Arc::new(Base {
             text: text.to_vec(),
             lines: OnceLock::new(),
+            errors: OnceLock::new(),
             tree,
         })
+    }
+
+    fn errors(&self) -> usize {
+        *self
+            .errors
+            .get_or_init(|| count_errors(self.tree.root_node()))
     }
 
     fn lines(&self) -> &LineIndex {
@@ -208,21 +217,27 @@ impl SyntaxCheck {
         }
         match best {
             Some((base, None)) => Some(base.tree.clone()),
-            Some((base, Some(edit))) => {
+            Some((base, Some(_))) => {
                 let mut old = base.tree.clone();
-                old.edit(&input_edit(base.lines(), bytes, edit));
+                // Last first: each edit's offsets are then the base's.
+                for replace in replacements(&base.text, bytes).iter().rev() {
+                    old.edit(&input_edit(base.lines(), bytes, replace));
+                }
                 reparse(self.language, bytes, Some(&old), self.timeout)
             }
             None => reparse(self.language, bytes, None, self.timeout),
         }
     }
 
-    /// Whether `bytes` parses without errors, judged from the part of the
-    /// committed text its edit touches, parsed alone: the top-level items
-    /// for a grammar whose items parse alone ([`Self::items_stretch`]), else
-    /// the list elements ([`Self::list_stretch`]). `None` when neither
-    /// applies, the committed text has parse errors, or the part spans more
-    /// than [`LOCAL_CHECK_MAX`] bytes.
+    /// Whether `bytes` has no more parse errors than allowed, judged from
+    /// the parts of the committed text its edits touch, parsed alone: the
+    /// items around each edit for a grammar whose items parse alone
+    /// ([`stretch::stretches`], in lists without errors: then the candidate
+    /// has the committed text's errors, elsewhere), else the list
+    /// elements around its one edit ([`Self::list_stretch`], for a
+    /// committed text without errors). `None` when neither applies or the
+    /// parts span more than [`LOCAL_CHECK_MAX`] bytes. `Some(false)`
+    /// settles nothing (see [`SyntaxFilter::accepts`] below).
     fn local_verdict(&self, bytes: &[u8]) -> Option<bool> {
         if !self.incremental {
             return None;
@@ -233,19 +248,35 @@ impl SyntaxCheck {
             .expect("bases poisoned")
             .committed
             .clone()?;
-        if committed.tree.root_node().has_error() {
+        let grammar = self.language.grammar();
+        // Errors outside the lists of items a candidate's edits lie in are
+        // allowed (see [`stretch::stretches`]); a stretch of a list's
+        // elements needs a committed text without any.
+        let clean = !committed.tree.root_node().has_error();
+        let lists = grammar.has_item_lists();
+        if !(clean || lists && committed.errors() <= self.max_errors()) {
             return None;
         }
-        let Some(edit) = byte_edit(&committed.text, bytes) else {
-            return Some(true);
-        };
-        let alone = if self.language.grammar().top_level_items_parse_alone {
-            Cow::Borrowed(&bytes[Self::items_stretch(&committed, edit)?])
-        } else {
-            Cow::Owned(self.list_stretch(&committed, bytes, edit)?)
-        };
-        let tree = reparse(self.language, &alone, None, self.timeout)?;
-        Some(!tree.root_node().has_error())
+        if !lists {
+            let Some(edit) = byte_edit(&committed.text, bytes) else {
+                return Some(true);
+            };
+            let alone = self.list_stretch(&committed, bytes, edit)?;
+            let tree = reparse(self.language, &alone, None, self.timeout)?;
+            return Some(!tree.root_node().has_error());
+        }
+        let replaces = replacements(&committed.text, bytes);
+        let stretches = stretch::stretches(grammar, &committed.tree, &replaces, LOCAL_CHECK_MAX)?;
+        Some(stretches.iter().all(|stretch| {
+            let inside = &bytes[stretch.new.clone()];
+            let alone = if stretch.open.is_empty() && stretch.close.is_empty() {
+                Cow::Borrowed(inside)
+            } else {
+                Cow::Owned([stretch.open, inside, stretch.close].concat())
+            };
+            reparse(self.language, &alone, None, self.timeout)
+                .is_some_and(|tree| !tree.root_node().has_error())
+        }))
     }
 
     /// Keeps an accepted candidate's tree as a base for the candidates
@@ -362,62 +393,6 @@ impl SyntaxCheck {
             && parent.text[covered..end]
                 .iter()
                 .all(u8::is_ascii_whitespace)
-    }
-
-    /// The top-level items `edit` touches, as a range of the candidate.
-    ///
-    /// Why parsing them alone decides: the root is a sequence of items, so
-    /// the candidate is the committed text's items before the edit, the
-    /// edited stretch, and its items after; if those before and after parse
-    /// (the committed text has no errors) and the stretch parses as a
-    /// sequence of items, so does the whole. An item is a named child of the
-    /// root and the anonymous children right after it; a stretch begins
-    /// where an item of the committed text begins and ends where one ends
-    /// (or in the whitespace after it), and a stretch that parses ends with
-    /// an item's last token, so no token is glued across its ends. (A
-    /// stretch that opens a comment or string the text after it closes is
-    /// refused here and might have been accepted whole: a lost candidate at
-    /// worst, never a broken one let through.)
-    fn items_stretch(committed: &Base, edit: ByteEdit) -> Option<Range<usize>> {
-        let root = committed.tree.root_node();
-        // The root child holding `byte`, or the last one before it.
-        let child_at_or_before = |byte: usize| match root.first_child_for_byte(byte) {
-            Some(child) if child.start_byte() <= byte => Some(child),
-            Some(child) => child.prev_sibling(),
-            None => root.child(root.child_count().checked_sub(1)?),
-        };
-        // C's `struct s { ... }` and its `;` are two children of the root.
-        fn first_of_item(mut child: tree_sitter::Node<'_>) -> tree_sitter::Node<'_> {
-            while !child.is_named()
-                && let Some(before) = child.prev_sibling()
-            {
-                child = before;
-            }
-            child
-        }
-        fn last_of_item(mut child: tree_sitter::Node<'_>) -> tree_sitter::Node<'_> {
-            while let Some(after) = child.next_sibling()
-                && !after.is_named()
-            {
-                child = after;
-            }
-            child
-        }
-        // One whole item the edit leaves alone on either side goes with
-        // the stretch: an edit may join the items it touches to their
-        // neighbours (`int ;` `f() {}` minus the `;` is `int f() {}`), and
-        // the stretch must parse as the whole text would around it.
-        let start = child_at_or_before(edit.start).map_or(0, |child| {
-            let item = first_of_item(child);
-            item.prev_sibling().map_or(item, first_of_item).start_byte()
-        });
-        let old_end = child_at_or_before(edit.last_old_byte()).map_or(edit.old_end, |child| {
-            let item = last_of_item(child);
-            let padded = item.next_sibling().map_or(item, last_of_item);
-            padded.end_byte().max(edit.old_end)
-        });
-        let end = edit.to_new(old_end);
-        (end - start <= LOCAL_CHECK_MAX).then_some(start..end)
     }
 
     /// For grammars with lists whose elements parse alone (JSON's arrays
@@ -724,6 +699,67 @@ mod tests {
         assert_eq!(check.local_verdict(b"[1, 2, 3"), None);
         assert_eq!(check.local_verdict(b"[1, 3]"), Some(true));
         assert_eq!(check.local_verdict(b"[1, , 3]"), Some(false));
+    }
+
+    /// Inside namespaces, class bodies and function bodies too: C++ cuts
+    /// are judged on the items around them in the innermost list.
+    #[test]
+    fn the_items_an_edit_touches_in_a_block_or_namespace_give_the_verdict_a_whole_parse_gives() {
+        let cpp = include_str!("../fixtures/cpp-template/registry.cpp");
+        let (checked, accepted) =
+            local_verdicts_against_whole_parses(Language::named("cpp"), cpp, 13);
+        assert!(
+            checked > 300 && accepted > 20,
+            "C++: {checked} checked, {accepted} parse"
+        );
+        // An edit inside a function's body, in a namespace, in a file
+        // whose first item is too large to be a stretch: judged on the
+        // statements around it, which fail to parse here.
+        let filler = "int f0() { return 0; }\n".repeat(1000);
+        let text = format!("namespace n {{ {filler} int g() {{ int a; int b; return a; }} }}");
+        let check = SyntaxCheck::new(Language::named("cpp"), 0);
+        check.rebase(text.as_bytes());
+        let fine = text.replace("int b; ", "");
+        assert_eq!(check.local_verdict(fine.as_bytes()), Some(true));
+        let broken = text.replace("int b; ", "int b ");
+        assert_eq!(check.local_verdict(broken.as_bytes()), Some(false));
+        assert!(!check.accepts(broken.as_bytes()));
+    }
+
+    /// On a text with parse errors, a candidate is judged on the items
+    /// around its edits where the lists they lie in have none. Random cuts
+    /// of a C++ file with errors in a namespace and at the top level: what
+    /// the local check accepts, a whole parse accepts.
+    #[test]
+    fn on_a_text_with_errors_the_items_an_edit_touches_in_lists_without_errors_decide() {
+        let cpp = include_str!("../fixtures/cpp-template/registry.cpp")
+            .replacen("namespace app {", "namespace app {\nint @@ x;\n", 1)
+            .replacen("namespace util {", "= = =;\nnamespace util {", 1);
+        let lang = Language::named("cpp");
+        let whole = SyntaxCheck::new(lang, usize::MAX);
+        let allowed = whole.errors_in(cpp.as_bytes()).unwrap();
+        assert!(allowed >= 2, "{allowed}");
+        let local = SyntaxCheck::new(lang, allowed);
+        local.rebase(cpp.as_bytes());
+        let mut rng = XorShift::new(17);
+        let (mut checked, mut wrong) = (0, Vec::new());
+        for round in 0..300 {
+            let mut candidate = cpp.as_bytes().to_vec();
+            let start = rng.below(candidate.len() as u64) as usize;
+            let end = (start + 1 + rng.below(40) as usize).min(candidate.len());
+            candidate.drain(start..end);
+            if local.local_verdict(&candidate) == Some(true) {
+                checked += 1;
+                if whole.errors_in(&candidate).unwrap() > allowed {
+                    wrong.push(round);
+                }
+            }
+        }
+        assert!(checked > 30, "{checked} accepted locally");
+        assert!(
+            wrong.is_empty(),
+            "accepted with more errors: rounds {wrong:?}"
+        );
     }
 
     #[test]

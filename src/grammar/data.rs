@@ -97,13 +97,16 @@ fn apply_token_lists(grammar: &mut Grammar, data: &GrammarFile) -> Result<()> {
     Ok(())
 }
 
-/// The rules by kind: `lists_parse_alone`, `aliases`, `statement_values`,
+/// The rules by kind: `lists_parse_alone`, `item_lists_parse_alone`, `aliases`, `statement_values`,
 /// `hoists`, `member_globals`, `positional_lists`, `parameter_globals`,
 /// `unwraps`, `sequences`, `includes`.
 fn apply_kind_rules(grammar: &mut Grammar, data: &GrammarFile) -> Result<()> {
     for (kind, list) in &data.lists_parse_alone {
         let texts = [&list.open, &list.element, &list.close].map(String::as_str);
         grammar.add_list_context(kind, texts)?;
+    }
+    for (kind, list) in &data.item_lists_parse_alone {
+        grammar.add_item_list(kind, &list.open, &list.close)?;
     }
     for (kind, alias) in &data.aliases {
         grammar.add_alias(kind, &alias.name, &alias.target, &strs(&alias.with))?;

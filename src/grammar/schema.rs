@@ -77,6 +77,13 @@ pub(crate) struct GrammarFile {
     /// syntax filter checks a candidate on that stretch alone (`syntax.rs`).
     #[serde(default)]
     pub lists_parse_alone: ByKind<ListParsesAlone>,
+    /// Bracketed kinds whose children between the brackets are items that
+    /// parse the same wherever they stand in such a list (C's compound
+    /// statement), and the text that makes a stretch of them a document of
+    /// its own: the syntax filter checks a candidate on the items its
+    /// edits touch, parsed alone (`syntax/stretch.rs`).
+    #[serde(default)]
+    pub item_lists_parse_alone: ByKind<ItemListParsesAlone>,
     /// Named token kinds that name things: `--rename` (`policy/rename.rs`),
     /// identifier replacement (`policy/idreplace.rs`) and the name index
     /// (`tree/names.rs`) match names by their text across these kinds.
@@ -180,6 +187,20 @@ pub(crate) struct ListParsesAlone {
     /// ends before a separator.
     pub element: String,
     /// The list's closing bracket, written after the stretch.
+    pub close: String,
+}
+
+/// The text around a stretch of a bracketed list's items that makes it a
+/// document of its own (`item_lists_parse_alone`; C's `compound_statement`:
+/// `void f() {`, `}`), for the syntax filter (`syntax/stretch.rs`).
+#[derive(Debug, Deserialize)]
+#[serde(remote = "Self", deny_unknown_fields)]
+pub(crate) struct ItemListParsesAlone {
+    /// Written before the stretch: a document's text up to and with the
+    /// list's opening bracket.
+    pub open: String,
+    /// Written after the stretch: the list's closing bracket and what ends
+    /// the document.
     pub close: String,
 }
 
@@ -557,6 +578,7 @@ macro_rules! from_objects_only {
 from_objects_only!(
     GrammarFile,
     ListParsesAlone,
+    ItemListParsesAlone,
     Alias,
     StatementValue,
     Hoist,
@@ -689,6 +711,10 @@ mod tests {
             (
                 "lists_parse_alone",
                 names(|d| ListParsesAlone::deserialize(d)),
+            ),
+            (
+                "item_lists_parse_alone",
+                names(|d| ItemListParsesAlone::deserialize(d)),
             ),
             ("aliases", names(|d| Alias::deserialize(d))),
             (
