@@ -18,7 +18,7 @@ use std::time::Duration;
 use crate::interfaces::SyntaxFilter;
 use crate::languages::Language;
 use crate::tree::sitter::{PARSE_TIMEOUT, count_error_regions, count_errors, reparse};
-use edit::{ByteEdit, LineIndex, byte_edit, input_edit, replacements};
+use edit::{ByteEdit, LineIndex, byte_edit, input_edit, replacements, replacements_in};
 
 /// Keeps candidates that parse worse than the original away from the oracle.
 ///
@@ -164,9 +164,7 @@ impl SyntaxCheck {
                 .expect("input poisoned")
                 .take()
                 .expect("a check without a count has its input");
-            let whole = self
-                .base_of(&input)
-                .map_or(0, |base| count_errors(base.tree.root_node()));
+            let whole = self.base_of(&input).map_or(0, |base| base.errors());
             whole.max(tree_errors)
         })
     }
@@ -217,10 +215,10 @@ impl SyntaxCheck {
         }
         match best {
             Some((base, None)) => Some(base.tree.clone()),
-            Some((base, Some(_))) => {
+            Some((base, Some(edit))) => {
                 let mut old = base.tree.clone();
                 // Last first: each edit's offsets are then the base's.
-                for replace in replacements(&base.text, bytes).iter().rev() {
+                for replace in replacements_in(&base.text, bytes, edit).iter().rev() {
                     old.edit(&input_edit(base.lines(), bytes, replace));
                 }
                 reparse(self.language, bytes, Some(&old), self.timeout)

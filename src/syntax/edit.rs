@@ -25,7 +25,7 @@ impl ByteEdit {
     /// The last byte of the old text the edit touches (its start, for an
     /// insertion).
     pub(crate) fn last_old_byte(self) -> usize {
-        self.old_end.max(self.start + 1) - 1
+        Replace::from(self).last_old_byte()
     }
 
     /// Where old offset `at`, at or after the edit's old end, lies in the
@@ -89,6 +89,14 @@ pub(crate) struct Replace {
     pub new: Range<usize>,
 }
 
+impl Replace {
+    /// The last byte of the old text it touches (its start, for an
+    /// insertion).
+    pub(crate) fn last_old_byte(&self) -> usize {
+        self.old.end.max(self.old.start + 1) - 1
+    }
+}
+
 impl From<ByteEdit> for Replace {
     fn from(edit: ByteEdit) -> Self {
         Replace {
@@ -147,9 +155,12 @@ const REPLACES_MAX: usize = 4096;
 /// that, the rest of the difference is one replacement. Empty if the texts
 /// are equal.
 pub(crate) fn replacements(old: &[u8], new: &[u8]) -> Vec<Replace> {
-    let Some(whole) = byte_edit(old, new) else {
-        return Vec::new();
-    };
+    byte_edit(old, new).map_or_else(Vec::new, |whole| replacements_in(old, new, whole))
+}
+
+/// [`replacements`] inside `whole`, the one edit between the texts
+/// (from [`byte_edit`]), when the caller has it already.
+pub(crate) fn replacements_in(old: &[u8], new: &[u8], whole: ByteEdit) -> Vec<Replace> {
     let (old_end, new_end) = (whole.old_end, whole.new_end);
     let (mut i, mut j) = (whole.start, whole.start);
     let mut budget = 4 * (old.len() + new.len());

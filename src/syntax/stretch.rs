@@ -48,32 +48,33 @@ pub(super) fn stretches<'g>(
         let (mut old, mut open, mut close) = items_stretch(grammar, tree, &replace)?;
         // A stretch reaching into the one before it: both go as one.
         while let Some((before, extent, ..)) = out.pop_if(|(_, end, ..)| old.start < end.end) {
-            bytes -= new_len(&before, &extent);
+            bytes -= in_candidate(&before, &extent).len();
             replace = Replace {
                 old: before.old.start..replace.old.end,
                 new: before.new.start..replace.new.end,
             };
             (old, open, close) = items_stretch(grammar, tree, &replace)?;
         }
-        bytes += new_len(&replace, &old);
+        bytes += in_candidate(&replace, &old).len();
         if bytes > max_bytes {
             return None;
         }
         out.push((replace, old, open, close));
     }
-    let stretch = |(replace, old, open, close): Found<'g>| {
-        // Offsets outside the replacement move by its change of length
-        // (the stretch begins after the replacement before it ends).
-        let new = old.start + replace.new.start - replace.old.start
-            ..old.end + replace.new.end - replace.old.end;
-        Stretch { new, open, close }
+    let stretch = |(replace, old, open, close): Found<'g>| Stretch {
+        new: in_candidate(&replace, &old),
+        open,
+        close,
     };
     Some(out.into_iter().map(stretch).collect())
 }
 
-/// The length in the candidate of the stretch `old` holding `replace`.
-fn new_len(replace: &Replace, old: &Range<usize>) -> usize {
-    old.len() - replace.old.len() + replace.new.len()
+/// Where the stretch `old` of the committed text, holding `replace`, lies
+/// in the candidate: offsets outside the replacement move by its change of
+/// length. (Only for a stretch that begins after the replacement before
+/// it ends, which [`stretches`] sees to.)
+fn in_candidate(replace: &Replace, old: &Range<usize>) -> Range<usize> {
+    old.start + replace.new.start - replace.old.start..old.end + replace.new.end - replace.old.end
 }
 
 /// The stretch of whole items that holds `replace`, with its extent in
@@ -94,7 +95,7 @@ fn items_stretch<'g>(
     tree: &Tree,
     replace: &Replace,
 ) -> Option<(Range<usize>, &'g [u8], &'g [u8])> {
-    let last_old_byte = replace.old.end.max(replace.old.start + 1) - 1;
+    let last_old_byte = replace.last_old_byte();
     let list = ItemList::around(grammar, tree, replace.old.start, last_old_byte)?;
     let first = list.child_at_or_before(replace.old.start).map(|child| {
         let item = list.first_of_item(child);
