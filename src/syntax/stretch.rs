@@ -16,6 +16,11 @@ use crate::grammar::Grammar;
 pub(super) struct Stretch<'g> {
     /// Where it is in the candidate.
     pub new: Range<usize>,
+    /// Where it was in the committed text.
+    pub old: Range<usize>,
+    /// Whether its items in the committed text have parse errors (a
+    /// stretch of a list with errors may hold some).
+    pub had_errors: bool,
     /// Written before it (nothing for the root's items).
     pub open: &'g [u8],
     /// Written after it.
@@ -40,31 +45,33 @@ pub(super) fn stretches<'g>(
 ) -> Option<Vec<Stretch<'g>>> {
     // Each stretch's replacement, its extent in the committed text, and
     // its texts around.
-    type Found<'g> = (Replace, Range<usize>, &'g [u8], &'g [u8]);
+    type Found<'g> = (Replace, Items<'g>);
     let mut out: Vec<Found<'g>> = Vec::new();
     let mut bytes = 0;
     for replace in replaces {
         let mut replace = replace.clone();
-        let (mut old, mut open, mut close) = items_stretch(grammar, tree, &replace)?;
+        let mut items = items_stretch(grammar, tree, &replace)?;
         // A stretch reaching into the one before it: both go as one.
-        while let Some((before, extent, ..)) = out.pop_if(|(_, end, ..)| old.start < end.end) {
-            bytes -= in_candidate(&before, &extent).len();
+        while let Some((before, extent)) = out.pop_if(|(_, end)| items.old.start < end.old.end) {
+            bytes -= in_candidate(&before, &extent.old).len();
             replace = Replace {
                 old: before.old.start..replace.old.end,
                 new: before.new.start..replace.new.end,
             };
-            (old, open, close) = items_stretch(grammar, tree, &replace)?;
+            items = items_stretch(grammar, tree, &replace)?;
         }
-        bytes += in_candidate(&replace, &old).len();
+        bytes += in_candidate(&replace, &items.old).len();
         if bytes > max_bytes {
             return None;
         }
-        out.push((replace, old, open, close));
+        out.push((replace, items));
     }
-    let stretch = |(replace, old, open, close): Found<'g>| Stretch {
-        new: in_candidate(&replace, &old),
-        open,
-        close,
+    let stretch = |(replace, items): Found<'g>| Stretch {
+        new: in_candidate(&replace, &items.old),
+        old: items.old,
+        had_errors: items.had_errors,
+        open: items.open,
+        close: items.close,
     };
     Some(out.into_iter().map(stretch).collect())
 }
@@ -75,6 +82,14 @@ pub(super) fn stretches<'g>(
 /// it ends, which [`stretches`] sees to.)
 fn in_candidate(replace: &Replace, old: &Range<usize>) -> Range<usize> {
     old.start + replace.new.start - replace.old.start..old.end + replace.new.end - replace.old.end
+}
+
+/// A stretch of whole items of the committed text.
+struct Items<'g> {
+    old: Range<usize>,
+    had_errors: bool,
+    open: &'g [u8],
+    close: &'g [u8],
 }
 
 /// The stretch of whole items that holds `replace`, with its extent in
@@ -90,25 +105,27 @@ fn in_candidate(replace: &Replace, old: &Range<usize>) -> Range<usize> {
 /// (A stretch that opens a comment or string the text after it closes is
 /// refused and might have been accepted whole: a lost candidate at worst,
 /// never a broken one let through.)
-fn items_stretch<'g>(
-    grammar: &'g Grammar,
-    tree: &Tree,
-    replace: &Replace,
-) -> Option<(Range<usize>, &'g [u8], &'g [u8])> {
+fn items_stretch<'g>(grammar: &'g Grammar, tree: &Tree, replace: &Replace) -> Option<Items<'g>> {
     let last_old_byte = replace.last_old_byte();
     let list = ItemList::around(grammar, tree, replace.old.start, last_old_byte)?;
     let first = list.child_at_or_before(replace.old.start).map(|child| {
         let item = list.first_of_item(child);
-        list.before(item).map_or(item, |n| list.first_of_item(n))
+        list.item_before(item)
+            .map_or(item, |n| list.first_of_item(n))
     });
     let last = list.child_at_or_before(last_old_byte).map(|child| {
         let item = list.last_of_item(child);
-        list.after(item).map_or(item, |n| list.last_of_item(n))
+        list.item_after(item).map_or(item, |n| list.last_of_item(n))
     });
     let start = first.map_or(list.inside_start(), |n| n.start_byte());
     let old_end = last.map_or(replace.old.end, |n| n.end_byte().max(replace.old.end));
     let (open, close) = list.texts;
-    Some((start..old_end, open, close))
+    Some(Items {
+        had_errors: list.node.has_error() && list.has_errors_between(start, old_end),
+        old: start..old_end,
+        open,
+        close,
+    })
 }
 
 /// A list of items that parse alone: the root, or a bracketed list.
@@ -126,10 +143,6 @@ impl<'t, 'g> ItemList<'t, 'g> {
         let root = tree.root_node();
         let mut node = root.descendant_for_byte_range(first, last)?;
         loop {
-            if node.has_error() {
-                // (And so has every list around it.)
-                return None;
-            }
             if node == root {
                 return grammar.top_level_items_parse_alone.then_some(ItemList {
                     node,
@@ -160,6 +173,17 @@ impl<'t, 'g> ItemList<'t, 'g> {
         }
     }
 
+    /// Whether any of the list's children that overlap `start..end` has
+    /// parse errors.
+    fn has_errors_between(&self, start: usize, end: usize) -> bool {
+        let mut cursor = self.node.walk();
+        let children = self.node.children(&mut cursor);
+        children
+            .skip_while(|child| child.end_byte() <= start)
+            .take_while(|child| child.start_byte() < end)
+            .any(|child| child.has_error())
+    }
+
     fn is_bracket(&self, node: Node<'t>) -> bool {
         self.brackets
             .is_some_and(|(open, close)| node == open || node == close)
@@ -173,6 +197,27 @@ impl<'t, 'g> ItemList<'t, 'g> {
     /// The sibling before `node`, unless it is a bracket.
     fn before(&self, node: Node<'t>) -> Option<Node<'t>> {
         node.prev_sibling().filter(|n| !self.is_bracket(*n))
+    }
+
+    /// The last sibling before `node` that is not a comment (or other
+    /// extra, which joins nothing: an edit that leaves half an item joins
+    /// it to the item past the comment), unless it is a bracket.
+    fn item_before(&self, mut node: Node<'t>) -> Option<Node<'t>> {
+        node = self.before(node)?;
+        while node.is_extra() {
+            node = self.before(node)?;
+        }
+        Some(node)
+    }
+
+    /// The first sibling after `node` that is not a comment (or other
+    /// extra), unless it is a bracket.
+    fn item_after(&self, mut node: Node<'t>) -> Option<Node<'t>> {
+        node = self.after(node)?;
+        while node.is_extra() {
+            node = self.after(node)?;
+        }
+        Some(node)
     }
 
     /// The sibling after `node`, unless it is a bracket.
