@@ -226,6 +226,9 @@ pub struct Grammar {
     /// may be cut into pieces after a top-level `;` or `}` that one follows
     /// (`item_starts`).
     pub item_starts: Vec<Vec<u8>>,
+    /// Words the syntax filter reads as spaces with the parenthesized
+    /// group after them (`syntax_blanks`).
+    pub syntax_blanks: Vec<Vec<u8>>,
     /// Headers of items whose braces hold items, which a large input is
     /// cut into pieces inside of (`open_blocks`).
     pub open_blocks: Vec<Vec<u8>>,

@@ -25,6 +25,7 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &GrammarFile) -> Result<()> {
     grammar.top_level_items_parse_alone = data.top_level_items_parse_alone;
     grammar.item_starts = words(&data.item_starts);
     grammar.open_blocks = words(&data.open_blocks);
+    grammar.syntax_blanks = words(&data.syntax_blanks);
     apply_kind_rules(grammar, data)?;
     grammar.implied_text.clone_from(&data.implied_text);
     grammar.consumers_accept_more = data.consumers_accept_more;

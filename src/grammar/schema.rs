@@ -67,6 +67,12 @@ pub(crate) struct GrammarFile {
     /// and a set's files into top-level items (`fileset.rs`).
     #[serde(default)]
     pub item_starts: Vec<String>,
+    /// Words that, with the parenthesized group right after them, the
+    /// syntax filter reads as spaces (GNU C's `__attribute__`, which
+    /// tree-sitter-cpp cannot place after a namespace's name):
+    /// `syntax/blank.rs`.
+    #[serde(default)]
+    pub syntax_blanks: Vec<String>,
     /// Headers of top-level items whose braces hold top-level items (C++'s
     /// `namespace`): cutting into pieces reads through their braces
     /// (`tree/parse/pieces.rs`).
