@@ -24,9 +24,8 @@ use edit::{ByteEdit, LineIndex, byte_edit, input_edit, replacements, replacement
 /// Keeps candidates that parse worse than the original away from the oracle.
 ///
 /// A candidate passes iff it has at most as many parse errors (ERROR and
-/// MISSING nodes) as the original input had, or as the committed text has
-/// where that is more (see [`SyntaxCheck::allowed_errors`]). A candidate
-/// whose re-parse times out is rejected.
+/// MISSING nodes) as the original input had. A candidate whose re-parse
+/// times out is rejected.
 ///
 /// Candidates are parsed incrementally: the loop tells the check the text
 /// every candidate of a pass derives from ([`SyntaxFilter::rebase`]), and
@@ -104,7 +103,8 @@ const RECENT_BASES: usize = 4;
 
 /// The largest stretch of top-level items or list elements a candidate is
 /// checked on alone; past it, the whole candidate is re-parsed
-/// incrementally, which then costs less than a fresh parse of the stretch.
+/// incrementally. (A fresh parse costs about 0.2 ms per KB; an incremental
+/// parse of a megabyte of C++ with errors, 60 ms for an edit of that size.)
 const LOCAL_CHECK_MAX: usize = 64 * 1024;
 
 /// An edit of the committed text shorter than this is parsed from it
@@ -244,23 +244,19 @@ impl SyntaxCheck {
     /// Whether `bytes` has no more parse errors than allowed, judged from
     /// the parts of the committed text its edits touch, parsed alone: the
     /// items around each edit for a grammar whose items parse alone
-    /// ([`stretch::stretches`]), else the list elements around its one
-    /// edit ([`Self::list_stretch`], for a committed text without
-    /// errors). `None` when neither applies or the parts span more than
-    /// [`LOCAL_CHECK_MAX`] bytes. `Some(false)` settles nothing (see
-    /// [`SyntaxFilter::accepts`] below).
+    /// ([`stretch::stretches`], in lists without errors: then the candidate
+    /// has the committed text's errors, elsewhere), else the list
+    /// elements around its one edit ([`Self::list_stretch`], for a
+    /// committed text without errors). `None` when neither applies or the
+    /// parts span more than [`LOCAL_CHECK_MAX`] bytes. `Some(false)`
+    /// settles nothing (see [`SyntaxFilter::accepts`] below).
     ///
-    /// Each stretch of items adds the errors it has alone less those its
-    /// items had in the committed text (parsed alone the same way) to the
-    /// committed text's errors. In a list without errors that is exact.
-    /// In a list with errors it is an estimate: tree-sitter recovers from
-    /// an error by what lies around it, so a whole parse may count one
-    /// more or less. Such a list is where a megabyte of preprocessed
-    /// libstdc++ keeps most of its items (GNU attributes on its
-    /// namespaces are errors to tree-sitter-cpp), and a whole parse of it
-    /// costs a hundred times a stretch's. A candidate let through on the
-    /// estimate costs a test at worst, and once committed raises the
-    /// errors allowed after it ([`Self::allowed_errors`]).
+    /// Only lists without errors are judged so: in a list with errors a
+    /// stretch's own errors are an estimate of the whole parse's
+    /// (tree-sitter recovers from an error by what lies around it), and
+    /// one that depends on the committed text, so `-j N` would judge a
+    /// candidate proposed on a guess unlike `-j 1` (tried: the
+    /// determinism tests fail).
     fn local_verdict(&self, bytes: &[u8]) -> Option<bool> {
         if !self.incremental {
             return None;
@@ -272,10 +268,12 @@ impl SyntaxCheck {
             .committed
             .clone()?;
         let grammar = self.language.grammar();
-        // A stretch of a list's elements needs a committed text without
-        // errors; stretches of items are judged against their own.
+        // Errors outside the lists of items a candidate's edits lie in are
+        // allowed (see [`stretch::stretches`]); a stretch of a list's
+        // elements needs a committed text without any.
+        let clean = !committed.tree.root_node().has_error();
         let lists = grammar.has_item_lists();
-        if !lists && committed.tree.root_node().has_error() {
+        if !(clean || lists && committed.errors() <= self.max_errors()) {
             return None;
         }
         if !lists {
@@ -288,39 +286,16 @@ impl SyntaxCheck {
         }
         let replaces = replacements(&committed.text, bytes);
         let stretches = stretch::stretches(grammar, &committed.tree, &replaces, LOCAL_CHECK_MAX)?;
-        // The errors the candidate may add to the committed text's.
-        let mut slack = self.allowed_errors().saturating_sub(committed.errors());
-        for stretch in &stretches {
-            let errors = |inside: &[u8]| {
-                let alone = if stretch.open.is_empty() && stretch.close.is_empty() {
-                    Cow::Borrowed(inside)
-                } else {
-                    Cow::Owned([stretch.open, inside, stretch.close].concat())
-                };
-                reparse(self.language, &alone, None, self.timeout)
-                    .map(|tree| count_errors(tree.root_node()))
+        Some(stretches.iter().all(|stretch| {
+            let inside = &bytes[stretch.new.clone()];
+            let alone = if stretch.open.is_empty() && stretch.close.is_empty() {
+                Cow::Borrowed(inside)
+            } else {
+                Cow::Owned([stretch.open, inside, stretch.close].concat())
             };
-            let now = errors(&bytes[stretch.new.clone()])?;
-            let had = match stretch.had_errors && now > 0 {
-                true if stretch.old.len() > LOCAL_CHECK_MAX => return None,
-                true => errors(&committed.text[stretch.old.clone()])?,
-                false => 0,
-            };
-            let Some(left) = slack.checked_sub(now.saturating_sub(had)) else {
-                return Some(false);
-            };
-            slack = left;
-        }
-        Some(true)
-    }
-
-    /// The parse errors a candidate may have: the input's, or the
-    /// committed text's where it has more (which only a candidate judged
-    /// on an estimate can bring, see [`Self::local_verdict`]).
-    fn allowed_errors(&self) -> usize {
-        let committed = self.bases.lock().expect("bases poisoned").committed.clone();
-        let committed = committed.map_or(0, |base| base.errors());
-        self.max_errors().max(committed)
+            reparse(self.language, &alone, None, self.timeout)
+                .is_some_and(|tree| !tree.root_node().has_error())
+        }))
     }
 
     /// Keeps an accepted candidate's tree as a base for the candidates
@@ -519,7 +494,7 @@ impl SyntaxFilter for SyntaxCheck {
         let Some(tree) = self.parse(bytes) else {
             return false;
         };
-        let accepted = count_errors(tree.root_node()) <= self.allowed_errors();
+        let accepted = count_errors(tree.root_node()) <= self.max_errors();
         self.keep_if_accepted(bytes, tree, accepted)
     }
 
@@ -661,10 +636,6 @@ mod tests {
         }
     }
 
-    /// Runs 400 random cuts of `text` (arbitrary bytes, whole lines, two at
-    /// once) against a base that moves to every third accepted candidate;
-    /// asserts the local check never disagrees with a whole parse; returns
-    /// how many cuts it judged and how many parse.
     /// GNU attributes on a namespace are blanked: the namespace parses as
     /// one, and an edit in it is judged on the items it touches.
     #[test]
@@ -688,6 +659,10 @@ mod tests {
         assert!(!check.accepts(half.as_bytes()));
     }
 
+    /// Runs 400 random cuts of `text` (arbitrary bytes, whole lines, two at
+    /// once) against a base that moves to every third accepted candidate;
+    /// asserts the local check never disagrees with a whole parse; returns
+    /// how many cuts it judged and how many parse.
     fn local_verdicts_against_whole_parses(lang: Language, text: &str, seed: u64) -> (u32, u32) {
         let whole = SyntaxCheck::new(lang, 0);
         let local = SyntaxCheck::new(lang, 0);
@@ -797,34 +772,20 @@ mod tests {
     }
 
     /// On a text with parse errors, a candidate is judged on the items
-    /// around its edits, also in lists with errors: against the errors
-    /// those items had. Here an MSVC `__declspec` on a namespace leaves its
-    /// items at the top level among error regions (as GNU attributes do in
-    /// preprocessed libstdc++, were they not blanked). On random cuts, what
+    /// around its edits where the lists they lie in have none. Random cuts
+    /// of a C++ file with errors in a namespace and at the top level: what
     /// the local check accepts, a whole parse accepts.
     #[test]
-    fn on_a_text_with_errors_the_items_an_edit_touches_decide_against_their_own_errors() {
-        let attributed = "namespace app __declspec(dllexport) {";
+    fn on_a_text_with_errors_the_items_an_edit_touches_in_lists_without_errors_decide() {
         let cpp = include_str!("../fixtures/cpp-template/registry.cpp")
-            .replacen("namespace app {", attributed, 1)
+            .replacen("namespace app {", "namespace app {\nint @@ x;\n", 1)
             .replacen("namespace util {", "= = =;\nnamespace util {", 1);
         let lang = Language::named("cpp");
         let whole = SyntaxCheck::new(lang, usize::MAX);
         let allowed = whole.errors_in(cpp.as_bytes()).unwrap();
-        assert!(allowed >= 3, "{allowed}");
+        assert!(allowed >= 2, "{allowed}");
         let local = SyntaxCheck::new(lang, allowed);
         local.rebase(cpp.as_bytes());
-        // A function among the top level's error regions: its deletion is
-        // judged on the items around it; so is a cut that breaks the
-        // function before it.
-        let sum = "int sum(int a, int b, int c) { return a + b + c; }";
-        assert_eq!(
-            local.local_verdict(cpp.replace(sum, "").as_bytes()),
-            Some(true)
-        );
-        let broken = cpp.replace(sum, &format!("int = ; {sum}"));
-        assert_eq!(local.local_verdict(broken.as_bytes()), Some(false));
-        assert!(!local.accepts(broken.as_bytes()));
         let mut rng = XorShift::new(17);
         let (mut checked, mut wrong) = (0, Vec::new());
         for round in 0..300 {

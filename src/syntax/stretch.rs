@@ -16,11 +16,6 @@ use crate::grammar::Grammar;
 pub(super) struct Stretch<'g> {
     /// Where it is in the candidate.
     pub new: Range<usize>,
-    /// Where it was in the committed text.
-    pub old: Range<usize>,
-    /// Whether its items in the committed text have parse errors (a
-    /// stretch of a list with errors may hold some).
-    pub had_errors: bool,
     /// Written before it (nothing for the root's items).
     pub open: &'g [u8],
     /// Written after it.
@@ -68,8 +63,6 @@ pub(super) fn stretches<'g>(
     }
     let stretch = |(replace, items): Found<'g>| Stretch {
         new: in_candidate(&replace, &items.old),
-        old: items.old,
-        had_errors: items.had_errors,
         open: items.open,
         close: items.close,
     };
@@ -87,7 +80,6 @@ fn in_candidate(replace: &Replace, old: &Range<usize>) -> Range<usize> {
 /// A stretch of whole items of the committed text.
 struct Items<'g> {
     old: Range<usize>,
-    had_errors: bool,
     open: &'g [u8],
     close: &'g [u8],
 }
@@ -121,7 +113,6 @@ fn items_stretch<'g>(grammar: &'g Grammar, tree: &Tree, replace: &Replace) -> Op
     let old_end = last.map_or(replace.old.end, |n| n.end_byte().max(replace.old.end));
     let (open, close) = list.texts;
     Some(Items {
-        had_errors: list.node.has_error() && list.has_errors_between(start, old_end),
         old: start..old_end,
         open,
         close,
@@ -143,6 +134,10 @@ impl<'t, 'g> ItemList<'t, 'g> {
         let root = tree.root_node();
         let mut node = root.descendant_for_byte_range(first, last)?;
         loop {
+            if node.has_error() {
+                // (And so has every list around it.)
+                return None;
+            }
             if node == root {
                 return grammar.top_level_items_parse_alone.then_some(ItemList {
                     node,
@@ -171,17 +166,6 @@ impl<'t, 'g> ItemList<'t, 'g> {
             }
             node = node.parent()?;
         }
-    }
-
-    /// Whether any of the list's children that overlap `start..end` has
-    /// parse errors.
-    fn has_errors_between(&self, start: usize, end: usize) -> bool {
-        let mut cursor = self.node.walk();
-        let children = self.node.children(&mut cursor);
-        children
-            .skip_while(|child| child.end_byte() <= start)
-            .take_while(|child| child.start_byte() < end)
-            .any(|child| child.has_error())
     }
 
     fn is_bracket(&self, node: Node<'t>) -> bool {
