@@ -98,9 +98,10 @@ fn apply_token_lists(grammar: &mut Grammar, data: &GrammarFile) -> Result<()> {
     Ok(())
 }
 
-/// The rules by kind: `lists_parse_alone`, `item_lists_parse_alone`, `aliases`, `statement_values`,
-/// `hoists`, `member_globals`, `positional_lists`, `parameter_globals`,
-/// `unwraps`, `sequences`, `includes`.
+/// The rules by kind: `lists_parse_alone`, `item_lists_parse_alone`,
+/// `aliases`, `statement_values`, `hoists`, `member_globals`,
+/// `positional_lists`, `parameter_globals`, `unwraps`, `sequences`,
+/// `includes`.
 fn apply_kind_rules(grammar: &mut Grammar, data: &GrammarFile) -> Result<()> {
     for (kind, list) in &data.lists_parse_alone {
         let texts = [&list.open, &list.element, &list.close].map(String::as_str);
