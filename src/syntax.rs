@@ -244,19 +244,20 @@ impl SyntaxCheck {
     /// Whether `bytes` has no more parse errors than allowed, judged from
     /// the parts of the committed text its edits touch, parsed alone: the
     /// items around each edit for a grammar whose items parse alone
-    /// ([`stretch::stretches`], in lists without errors: then the candidate
-    /// has the committed text's errors, elsewhere), else the list
-    /// elements around its one edit ([`Self::list_stretch`], for a
-    /// committed text without errors). `None` when neither applies or the
-    /// parts span more than [`LOCAL_CHECK_MAX`] bytes. `Some(false)`
-    /// settles nothing (see [`SyntaxFilter::accepts`] below).
+    /// ([`stretch::stretches`], where the items on either side have no
+    /// errors: then the candidate has no more than the committed text's
+    /// errors, those of the list's other items and elsewhere, and none
+    /// where the stretch stands), else the list elements
+    /// around its one edit ([`Self::list_stretch`], for a committed text
+    /// without errors). `None` when neither applies or the parts span
+    /// more than [`LOCAL_CHECK_MAX`] bytes. `Some(false)` settles nothing
+    /// (see [`SyntaxFilter::accepts`] below).
     ///
-    /// Only lists without errors are judged so: in a list with errors a
-    /// stretch's own errors are an estimate of the whole parse's
-    /// (tree-sitter recovers from an error by what lies around it), and
-    /// one that depends on the committed text, so `-j N` would judge a
-    /// candidate proposed on a guess unlike `-j 1` (tried: the
-    /// determinism tests fail).
+    /// Only stretches without errors are judged so: a stretch's own errors
+    /// would be an estimate of the whole parse's (tree-sitter recovers
+    /// from an error by what lies around it), and one that depends on the
+    /// committed text, so `-j N` would judge a candidate proposed on a
+    /// guess unlike `-j 1` (tried: the determinism tests fail).
     fn local_verdict(&self, bytes: &[u8]) -> Option<bool> {
         if !self.incremental {
             return None;
@@ -772,35 +773,56 @@ mod tests {
     }
 
     /// On a text with parse errors, a candidate is judged on the items
-    /// around its edits where the lists they lie in have none. Random cuts
-    /// of a C++ file with errors in a namespace and at the top level: what
-    /// the local check accepts, a whole parse accepts.
+    /// around its edits where the items on either side have none, whatever
+    /// the items it touches and the list's other items have. Random cuts
+    /// of a C++ file with errors between a namespace's items, inside its
+    /// items (a function body, a class's member) and at the top level:
+    /// what the local check accepts, a whole parse accepts, also where the
+    /// cut takes an item with errors along.
     #[test]
-    fn on_a_text_with_errors_the_items_an_edit_touches_in_lists_without_errors_decide() {
+    fn on_a_text_with_errors_the_items_an_edit_touches_decide_between_items_without_errors() {
         let cpp = include_str!("../fixtures/cpp-template/registry.cpp")
             .replacen("namespace app {", "namespace app {\nint @@ x;\n", 1)
-            .replacen("namespace util {", "= = =;\nnamespace util {", 1);
+            .replacen("namespace util {", "= = =;\nnamespace util {", 1)
+            .replacen("return to;", "return to to;", 1)
+            .replacen("return input + id;", "return input + ;", 1);
         let lang = Language::named("cpp");
         let whole = SyntaxCheck::new(lang, usize::MAX);
         let allowed = whole.errors_in(cpp.as_bytes()).unwrap();
         assert!(allowed >= 2, "{allowed}");
         let local = SyntaxCheck::new(lang, allowed);
         local.rebase(cpp.as_bytes());
+        let lines: Vec<&str> = cpp.split_inclusive('\n').collect();
         let mut rng = XorShift::new(17);
-        let (mut checked, mut wrong) = (0, Vec::new());
-        for round in 0..300 {
-            let mut candidate = cpp.as_bytes().to_vec();
-            let start = rng.below(candidate.len() as u64) as usize;
-            let end = (start + 1 + rng.below(40) as usize).min(candidate.len());
-            candidate.drain(start..end);
+        let (mut checked, mut fewer, mut wrong) = (0, 0, Vec::new());
+        for round in 0..3000 {
+            // A cut of up to 40 bytes, or of up to 8 whole lines (which
+            // may take an item with errors along).
+            let candidate = if round % 2 == 0 {
+                let mut candidate = cpp.as_bytes().to_vec();
+                let start = rng.below(candidate.len() as u64) as usize;
+                let end = (start + 1 + rng.below(40) as usize).min(candidate.len());
+                candidate.drain(start..end);
+                candidate
+            } else {
+                let start = rng.below(lines.len() as u64) as usize;
+                let end = (start + 1 + rng.below(8) as usize).min(lines.len());
+                let kept = lines[..start].iter().chain(&lines[end..]);
+                kept.flat_map(|line| line.bytes()).collect()
+            };
             if local.local_verdict(&candidate) == Some(true) {
                 checked += 1;
-                if whole.errors_in(&candidate).unwrap() > allowed {
+                let errors = whole.errors_in(&candidate).unwrap();
+                fewer += usize::from(errors < allowed);
+                if errors > allowed {
                     wrong.push(round);
                 }
             }
         }
-        assert!(checked > 30, "{checked} accepted locally");
+        assert!(
+            checked > 500 && fewer > 30,
+            "{checked} accepted locally, {fewer} with fewer errors"
+        );
         assert!(
             wrong.is_empty(),
             "accepted with more errors: rounds {wrong:?}"

@@ -97,20 +97,36 @@ struct Items<'g> {
 /// (A stretch that opens a comment or string the text after it closes is
 /// refused and might have been accepted whole: a lost candidate at worst,
 /// never a broken one let through.)
+///
+/// `None` where an item on either side has parse errors. The items
+/// touched may have some (the stretch then parses alone only if the
+/// candidate's items there have none), and so may the list's other items
+/// (the clean items on either side stand between them and the edit).
 fn items_stretch<'g>(grammar: &'g Grammar, tree: &Tree, replace: &Replace) -> Option<Items<'g>> {
     let last_old_byte = replace.last_old_byte();
     let list = ItemList::around(grammar, tree, replace.old.start, last_old_byte)?;
-    let first = list.child_at_or_before(replace.old.start).map(|child| {
-        let item = list.first_of_item(child);
+    // The items touched, and one item on either side (None: none there).
+    let touched_first = list
+        .child_at_or_before(replace.old.start)
+        .map(|child| list.first_of_item(child));
+    let touched_last = list
+        .child_at_or_before(last_old_byte)
+        .map(|child| list.last_of_item(child));
+    let first = touched_first.map(|item| {
         list.item_before(item)
             .map_or(item, |n| list.first_of_item(n))
     });
-    let last = list.child_at_or_before(last_old_byte).map(|child| {
-        let item = list.last_of_item(child);
-        list.item_after(item).map_or(item, |n| list.last_of_item(n))
-    });
+    let last =
+        touched_last.map(|item| list.item_after(item).map_or(item, |n| list.last_of_item(n)));
     let start = first.map_or(list.inside_start(), |n| n.start_byte());
     let old_end = last.map_or(replace.old.end, |n| n.end_byte().max(replace.old.end));
+    // The items around must have no errors (the touched ones may: a
+    // stretch that parses alone without them is a candidate without them).
+    let touched_start = touched_first.map_or(start, |n| n.start_byte());
+    let touched_end = touched_last.map_or(old_end, |n| n.end_byte().max(replace.old.end));
+    if list.has_error_within(start, touched_start) || list.has_error_within(touched_end, old_end) {
+        return None;
+    }
     let (open, close) = list.texts;
     Some(Items {
         old: start..old_end,
@@ -134,10 +150,6 @@ impl<'t, 'g> ItemList<'t, 'g> {
         let root = tree.root_node();
         let mut node = root.descendant_for_byte_range(first, last)?;
         loop {
-            if node.has_error() {
-                // (And so has every list around it.)
-                return None;
-            }
             if node == root {
                 return grammar.top_level_items_parse_alone.then_some(ItemList {
                     node,
@@ -166,6 +178,19 @@ impl<'t, 'g> ItemList<'t, 'g> {
             }
             node = node.parent()?;
         }
+    }
+
+    /// Whether a child of the list that overlaps `start..end` has parse
+    /// errors (or is one).
+    fn has_error_within(&self, start: usize, end: usize) -> bool {
+        let mut child = self.node.first_child_for_byte(start);
+        while let Some(node) = child.filter(|n| n.start_byte() < end) {
+            if node.has_error() {
+                return true;
+            }
+            child = node.next_sibling();
+        }
+        false
     }
 
     fn is_bracket(&self, node: Node<'t>) -> bool {
