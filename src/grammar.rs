@@ -87,6 +87,18 @@ struct KindSlots {
 /// that starts after the list's opening bracket is preceded by `open`, one
 /// that starts after a separator by `open`, `element` and the separator;
 /// likewise at its end with `close`.
+/// A word the syntax filter reads as spaces where it stands alone
+/// (`syntax_blanks`).
+#[derive(Clone, Debug)]
+pub(crate) struct SyntaxBlank {
+    pub word: Vec<u8>,
+    /// The balanced parenthesized group after it goes with it, and must be
+    /// there.
+    pub group: bool,
+    /// A word that must follow it, and stays.
+    pub before: Option<Vec<u8>>,
+}
+
 #[derive(Clone, Debug)]
 pub(crate) struct ListContext {
     pub open: Vec<u8>,
@@ -226,9 +238,8 @@ pub struct Grammar {
     /// may be cut into pieces after a top-level `;` or `}` that one follows
     /// (`item_starts`).
     pub item_starts: Vec<Vec<u8>>,
-    /// Words the syntax filter reads as spaces with the parenthesized
-    /// group after them (`syntax_blanks`).
-    pub syntax_blanks: Vec<Vec<u8>>,
+    /// Words the syntax filter reads as spaces (`syntax_blanks`).
+    pub(crate) syntax_blanks: Vec<SyntaxBlank>,
     /// Headers of items whose braces hold items, which a large input is
     /// cut into pieces inside of (`open_blocks`).
     pub open_blocks: Vec<Vec<u8>>,

@@ -547,7 +547,7 @@ mod tests {
     fn a_check_for_an_input_allows_its_errors_however_its_tree_counted_them() {
         let cpp = Language::named("cpp");
         let input = b"namespace std __attribute__ ((__visibility__ (\"default\")))\n{ int a; }\n\
-                      extern template class basic_string<char>;\nint b;\n";
+                      extern template class basic_string<char>;\nint b = = ;\n";
         let whole = SyntaxCheck::new(cpp, usize::MAX).errors_in(input).unwrap();
         assert!(whole >= 2, "{whole}");
         // A tree built in pieces may count fewer errors than a whole parse.

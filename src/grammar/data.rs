@@ -8,7 +8,7 @@
 use anyhow::{Context, Result, bail};
 
 use super::schema::{self, Brackets, ByKind, GrammarFile, Layout};
-use super::{Grammar, LayoutNames, ValueShape};
+use super::{Grammar, LayoutNames, SyntaxBlank, ValueShape};
 
 impl Grammar {
     /// Applies a `grammars/*.json` file on top of the node-types facts;
@@ -25,7 +25,7 @@ fn apply_grammar_data(grammar: &mut Grammar, data: &GrammarFile) -> Result<()> {
     grammar.top_level_items_parse_alone = data.top_level_items_parse_alone;
     grammar.item_starts = words(&data.item_starts);
     grammar.open_blocks = words(&data.open_blocks);
-    grammar.syntax_blanks = words(&data.syntax_blanks);
+    grammar.syntax_blanks = data.syntax_blanks.iter().map(syntax_blank).collect();
     apply_kind_rules(grammar, data)?;
     grammar.implied_text.clone_from(&data.implied_text);
     grammar.consumers_accept_more = data.consumers_accept_more;
@@ -213,6 +213,14 @@ fn strs(list: &[String]) -> Vec<&str> {
 }
 
 /// A list of texts as bytes.
+fn syntax_blank(blank: &schema::SyntaxBlank) -> SyntaxBlank {
+    SyntaxBlank {
+        word: blank.word.as_bytes().to_vec(),
+        group: blank.group,
+        before: blank.before.as_ref().map(|w| w.as_bytes().to_vec()),
+    }
+}
+
 fn words(texts: &[String]) -> Vec<Vec<u8>> {
     texts.iter().map(|w| w.as_bytes().to_vec()).collect()
 }

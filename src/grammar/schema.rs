@@ -67,12 +67,13 @@ pub(crate) struct GrammarFile {
     /// and a set's files into top-level items (`fileset.rs`).
     #[serde(default)]
     pub item_starts: Vec<String>,
-    /// Words that, with the parenthesized group right after them, the
-    /// syntax filter reads as spaces (GNU C's `__attribute__`, which
-    /// tree-sitter-cpp cannot place after a namespace's name):
+    /// Words (with the parenthesized group after them, or before a word
+    /// that stays) that the syntax filter reads as spaces: constructs a
+    /// compiler takes where the tree-sitter grammar cannot place them (GNU
+    /// C's `__attribute__ ((...))` after a C++ namespace's name):
     /// `syntax/blank.rs`.
     #[serde(default)]
-    pub syntax_blanks: Vec<String>,
+    pub syntax_blanks: Vec<SyntaxBlank>,
     /// Headers of top-level items whose braces hold top-level items (C++'s
     /// `namespace`): cutting into pieces reads through their braces
     /// (`tree/parse/pieces.rs`).
@@ -194,6 +195,23 @@ pub(crate) struct ListParsesAlone {
     pub element: String,
     /// The list's closing bracket, written after the stretch.
     pub close: String,
+}
+
+/// A word the syntax filter reads as spaces (`syntax_blanks`), where it
+/// stands alone (no identifier character on either side).
+#[derive(Debug, Deserialize)]
+#[serde(remote = "Self", deny_unknown_fields)]
+pub(crate) struct SyntaxBlank {
+    /// The word.
+    pub word: String,
+    /// Whether the balanced parenthesized group right after the word (after
+    /// blanks) goes with it: the word is blanked only where one follows.
+    #[serde(default)]
+    pub group: bool,
+    /// A word that must follow it (after blanks) for the word to be
+    /// blanked; it stays itself (C++'s `extern` before `template`).
+    #[serde(default)]
+    pub before: Option<String>,
 }
 
 /// The text around a stretch of a bracketed list's items that makes it a
@@ -583,6 +601,7 @@ macro_rules! from_objects_only {
 
 from_objects_only!(
     GrammarFile,
+    SyntaxBlank,
     ListParsesAlone,
     ItemListParsesAlone,
     Alias,
@@ -714,6 +733,7 @@ mod tests {
     fn documented_types() -> Vec<(&'static str, BTreeSet<String>)> {
         vec![
             ("", names(|d| GrammarFile::deserialize(d))),
+            ("syntax_blanks", names(|d| SyntaxBlank::deserialize(d))),
             (
                 "lists_parse_alone",
                 names(|d| ListParsesAlone::deserialize(d)),

@@ -1,26 +1,29 @@
 //! Text the syntax check reads as spaces: a grammar's `syntax_blanks`,
-//! words with the parenthesized group after them that tree-sitter cannot
-//! place everywhere a compiler takes them (GNU `__attribute__ ((...))`
-//! after a C++ namespace's name, on every namespace of a preprocessed
-//! libstdc++ unit). They are blanked in place, offsets and lines kept, so a
-//! text's edits and stretches are those of its blanked form.
+//! words (with the parenthesized group after them, or before a word that
+//! stays) that tree-sitter cannot place everywhere a compiler takes them:
+//! GNU `__attribute__ ((...))` after a C++ namespace's name, on every
+//! namespace of a preprocessed libstdc++ unit; `extern` before `template`
+//! (an explicit instantiation declaration, which tree-sitter-cpp does not
+//! know). They are blanked in place, offsets and lines kept, so a text's
+//! edits and stretches are those of its blanked form.
 
 use std::borrow::Cow;
 use std::ops::Range;
 
 use memchr::memmem;
 
+use crate::grammar::SyntaxBlank;
+
 /// The longest group after a word that is blanked (a longer one stays).
 const GROUP_MAX: usize = 4096;
 
-/// `text` with each of `words` that stands alone, and the balanced
-/// parenthesized group right after it, made spaces (line breaks kept);
-/// borrowed when there is none.
-pub(super) fn blanked<'t>(words: &[Vec<u8>], text: &'t [u8]) -> Cow<'t, [u8]> {
+/// `text` with each of `blanks` that stands alone (and what goes with it)
+/// made spaces (line breaks kept); borrowed when there is none.
+pub(super) fn blanked<'t>(blanks: &[SyntaxBlank], text: &'t [u8]) -> Cow<'t, [u8]> {
     let mut ranges: Vec<Range<usize>> = Vec::new();
-    for word in words {
-        for at in memmem::find_iter(text, word) {
-            if let Some(end) = group_after(text, at, word.len()) {
+    for blank in blanks {
+        for at in memmem::find_iter(text, &blank.word) {
+            if let Some(end) = blank_end(blank, text, at) {
                 ranges.push(at..end);
             }
         }
@@ -39,24 +42,45 @@ pub(super) fn blanked<'t>(words: &[Vec<u8>], text: &'t [u8]) -> Cow<'t, [u8]> {
     Cow::Owned(out)
 }
 
-/// Where the balanced group after the word at `at` (of `len` bytes) ends,
-/// if the word stands alone (no identifier character on either side) and
-/// a `(` follows it after blanks; string and character literals inside
-/// may hold parentheses, and a brace or `;` outside them ends the search.
-fn group_after(text: &[u8], at: usize, len: usize) -> Option<usize> {
-    let word_char = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
-    if at.checked_sub(1).is_some_and(|i| word_char(&text[i])) {
+fn is_word_byte(byte: u8) -> bool {
+    byte.is_ascii_alphanumeric() || byte == b'_'
+}
+
+/// Where the text blanked for `blank`'s word at `at` ends, if the word
+/// stands alone there and what must follow it does.
+fn blank_end(blank: &SyntaxBlank, text: &[u8], at: usize) -> Option<usize> {
+    let end = at + blank.word.len();
+    if at.checked_sub(1).is_some_and(|i| is_word_byte(text[i]))
+        || text.get(end).is_some_and(|b| is_word_byte(*b))
+    {
         return None;
     }
-    let rest = &text[at + len..];
-    let open = rest.iter().position(|b| !b.is_ascii_whitespace())?;
-    if rest[open] != b'(' {
+    if !blank.group && blank.before.is_none() {
+        return Some(end);
+    }
+    let next = end + text[end..].iter().position(|b| !b.is_ascii_whitespace())?;
+    if blank.group {
+        return group_end(text, next);
+    }
+    let before = blank.before.as_deref()?;
+    let follows = text[next..].starts_with(before)
+        && !text
+            .get(next + before.len())
+            .is_some_and(|b| is_word_byte(*b));
+    follows.then_some(end)
+}
+
+/// Where the balanced parenthesized group opening at `open` ends, if one
+/// does there; string and character literals inside may hold
+/// parentheses, and a brace or `;` outside them ends the search.
+fn group_end(text: &[u8], open: usize) -> Option<usize> {
+    if text[open] != b'(' {
         return None;
     }
     let mut depth = 0usize;
     let mut quote: Option<u8> = None;
     let mut escaped = false;
-    for (i, &byte) in rest.iter().enumerate().skip(open).take(GROUP_MAX) {
+    for (i, &byte) in text.iter().enumerate().skip(open).take(GROUP_MAX) {
         match quote {
             Some(_) if escaped => escaped = false,
             Some(_) if byte == b'\\' => escaped = true,
@@ -69,7 +93,7 @@ fn group_after(text: &[u8], at: usize, len: usize) -> Option<usize> {
             None if byte == b')' => {
                 depth -= 1;
                 if depth == 0 {
-                    return Some(at + len + i + 1);
+                    return Some(i + 1);
                 }
             }
             None => {}
@@ -82,9 +106,21 @@ fn group_after(text: &[u8], at: usize, len: usize) -> Option<usize> {
 mod tests {
     use super::*;
 
+    fn blanks() -> Vec<SyntaxBlank> {
+        let blank = |word: &str, group, before: Option<&str>| SyntaxBlank {
+            word: word.as_bytes().to_vec(),
+            group,
+            before: before.map(|w| w.as_bytes().to_vec()),
+        };
+        vec![
+            blank("__attribute__", true, None),
+            blank("__extension__", false, None),
+            blank("extern", false, Some("template")),
+        ]
+    }
+
     fn blank(text: &str) -> String {
-        let words = [b"__attribute__".to_vec()];
-        String::from_utf8(blanked(&words, text.as_bytes()).into_owned()).unwrap()
+        String::from_utf8(blanked(&blanks(), text.as_bytes()).into_owned()).unwrap()
     }
 
     #[test]
@@ -106,19 +142,37 @@ mod tests {
     }
 
     #[test]
-    fn a_word_inside_a_name_or_without_a_balanced_group_stays() {
+    fn a_word_alone_or_before_the_word_it_needs_becomes_spaces() {
+        assert_eq!(
+            blank("__extension__ typedef long long ll;"),
+            "              typedef long long ll;"
+        );
+        assert_eq!(
+            blank("extern template class basic_string<char>;"),
+            "       template class basic_string<char>;"
+        );
+        assert_eq!(
+            blank("extern\ntemplate int f<int>();"),
+            "      \ntemplate int f<int>();"
+        );
+    }
+
+    #[test]
+    fn a_word_inside_a_name_or_without_what_must_follow_it_stays() {
         for text in [
             "int my__attribute__((x));",
             "int __attribute__x((x));",
             "__attribute__ ((unbalanced);",
             "namespace n __attribute__ ((x) { int f(); }",
             "__attribute__;",
+            "int my__extension__;",
+            "extern int x;",
+            "extern \"C\" { int f(); }",
+            "extern templates x;",
+            "int extern_template;",
         ] {
             assert_eq!(blank(text), text);
         }
-        assert!(matches!(
-            blanked(&[b"__attribute__".to_vec()], b"int x;"),
-            Cow::Borrowed(_)
-        ));
+        assert!(matches!(blanked(&blanks(), b"int x;"), Cow::Borrowed(_)));
     }
 }
