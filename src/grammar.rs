@@ -82,11 +82,6 @@ struct KindSlots {
     children: Option<SlotId>,
 }
 
-/// The text around a stretch of a separated list's elements that makes it
-/// a document of its own (`lists_parse_alone` in grammars/*.json): a stretch
-/// that starts after the list's opening bracket is preceded by `open`, one
-/// that starts after a separator by `open`, `element` and the separator;
-/// likewise at its end with `close`.
 /// A word the syntax filter reads as spaces where it stands alone
 /// (`syntax_blanks`).
 #[derive(Clone, Debug)]
@@ -99,6 +94,11 @@ pub(crate) struct SyntaxBlank {
     pub before: Option<Vec<u8>>,
 }
 
+/// The text around a stretch of a separated list's elements that makes it
+/// a document of its own (`lists_parse_alone` in grammars/*.json): a stretch
+/// that starts after the list's opening bracket is preceded by `open`, one
+/// that starts after a separator by `open`, `element` and the separator;
+/// likewise at its end with `close`.
 #[derive(Clone, Debug)]
 pub(crate) struct ListContext {
     pub open: Vec<u8>,

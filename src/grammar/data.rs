@@ -212,7 +212,7 @@ fn strs(list: &[String]) -> Vec<&str> {
     list.iter().map(String::as_str).collect()
 }
 
-/// A list of texts as bytes.
+/// A `syntax_blanks` entry, its texts as bytes.
 fn syntax_blank(blank: &schema::SyntaxBlank) -> SyntaxBlank {
     SyntaxBlank {
         word: blank.word.as_bytes().to_vec(),
@@ -221,6 +221,7 @@ fn syntax_blank(blank: &schema::SyntaxBlank) -> SyntaxBlank {
     }
 }
 
+/// A list of texts as bytes.
 fn words(texts: &[String]) -> Vec<Vec<u8>> {
     texts.iter().map(|w| w.as_bytes().to_vec()).collect()
 }
