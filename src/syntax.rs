@@ -9,6 +9,7 @@
 
 mod blank;
 mod edit;
+mod pieces;
 mod stretch;
 
 use std::borrow::Cow;
@@ -17,9 +18,10 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use crate::interfaces::SyntaxFilter;
-use crate::languages::Language;
+use crate::languages::{Language, Pieces};
 use crate::tree::sitter::{PARSE_TIMEOUT, count_error_regions, count_errors, reparse};
 use edit::{ByteEdit, LineIndex, byte_edit, input_edit, replacements, replacements_in};
+use pieces::{PieceCounter, PieceErrors};
 
 /// Keeps candidates that parse worse than the original away from the oracle.
 ///
@@ -56,6 +58,26 @@ pub struct SyntaxCheck {
     /// Whether candidates are parsed as edits of earlier texts (else each
     /// afresh, and judged by what it is alone).
     incremental: bool,
+    /// For a language whose top-level items parse alone: candidates are
+    /// judged by their errors counted in pieces ([`pieces`]), not by a
+    /// parse of the whole text.
+    pieces: Option<PieceCounter>,
+    /// Texts counted in pieces, to count candidates as edits of.
+    counted: Mutex<Counted>,
+}
+
+/// Texts with their errors counted in pieces.
+#[derive(Default)]
+struct Counted {
+    /// The text candidates are edits of (the current best).
+    committed: Option<Arc<CountedText>>,
+    /// The last few accepted candidates, newest last.
+    recent: VecDeque<Arc<CountedText>>,
+}
+
+struct CountedText {
+    text: Vec<u8>,
+    errors: PieceErrors,
 }
 
 /// Texts with their trees, to parse candidates as edits of.
@@ -121,7 +143,16 @@ impl SyntaxCheck {
             timeout: PARSE_TIMEOUT,
             bases: Mutex::new(Bases::default()),
             incremental: true,
+            pieces: Self::piece_counter(language),
+            counted: Mutex::new(Counted::default()),
         }
+    }
+
+    /// The counter in pieces, for a language whose top-level items parse
+    /// alone.
+    fn piece_counter(language: Language) -> Option<PieceCounter> {
+        (language.pieces() == Pieces::TopLevelItems)
+            .then(|| PieceCounter::new(language, PARSE_TIMEOUT))
     }
 
     /// A check allowing the parse errors of `input`, whose tree (built in
@@ -135,7 +166,8 @@ impl SyntaxCheck {
     pub fn for_input(language: Language, input: &[u8], tree_errors: usize) -> Self {
         let input = blank::blanked(&language.grammar().syntax_blanks, input);
         let blanked = matches!(input, Cow::Owned(_));
-        if tree_errors == 0 && !blanked {
+        let pieces = Self::piece_counter(language);
+        if tree_errors == 0 && !blanked && pieces.is_none() {
             // Pieces that parse cleanly make the tree a whole parse makes.
             return SyntaxCheck::new(language, 0);
         }
@@ -148,6 +180,8 @@ impl SyntaxCheck {
             timeout: PARSE_TIMEOUT,
             bases: Mutex::new(Bases::default()),
             incremental: true,
+            pieces,
+            counted: Mutex::new(Counted::default()),
         }
     }
 
@@ -177,9 +211,21 @@ impl SyntaxCheck {
                 .expect("input poisoned")
                 .take()
                 .expect("a check without a count has its input");
+            if let Some(counter) = &self.pieces {
+                // Counted as candidates are (0 if a parse timed out).
+                return counter.count(&input).map_or(0, |c| c.total());
+            }
             let whole = self.base_of(&input).map_or(0, |base| base.errors());
             whole.max(tree_errors)
         })
+    }
+
+    /// This check judging C and C++ by whole parses, as it still does in
+    /// the lenient check: the tests of the local check use it.
+    #[cfg(test)]
+    fn parsing_whole(mut self) -> Self {
+        self.pieces = None;
+        self
     }
 
     /// A check against the original input's tree.
@@ -478,6 +524,67 @@ impl SyntaxCheck {
     }
 }
 
+impl SyntaxCheck {
+    /// `bytes` counted in pieces, as an edit of the committed text, or of
+    /// the recent candidate closest to it when the committed text differs
+    /// in more than a small edit (`None` if a parse timed out).
+    fn count_pieces(&self, counter: &PieceCounter, bytes: &[u8]) -> Option<CountedText> {
+        let (committed, recent) = {
+            let counted = self.counted.lock().expect("counted poisoned");
+            (counted.committed.clone(), counted.recent.clone())
+        };
+        let span = |base: &CountedText| byte_edit(&base.text, bytes).map_or(0, ByteEdit::old_len);
+        let mut best = committed.map(|base| (span(&base), base));
+        if best.as_ref().is_none_or(|(span, _)| *span >= SMALL_EDIT) {
+            for base in recent.into_iter().rev() {
+                let s = span(&base);
+                if best.as_ref().is_none_or(|(b, _)| s < *b) {
+                    best = Some((s, base));
+                }
+            }
+        }
+        let errors = match best {
+            Some((_, base)) => counter.count_edit(&base.text, &base.errors, bytes)?,
+            None => counter.count(bytes)?,
+        };
+        Some(CountedText {
+            text: bytes.to_vec(),
+            errors,
+        })
+    }
+
+    /// The verdict in pieces: at most as many errors as the input's.
+    fn accepts_in_pieces(&self, counter: &PieceCounter, bytes: &[u8]) -> bool {
+        let Some(counted) = self.count_pieces(counter, bytes) else {
+            return false;
+        };
+        let accepted = counted.errors.total() <= self.max_errors();
+        if accepted {
+            let mut all = self.counted.lock().expect("counted poisoned");
+            if all.recent.len() == RECENT_BASES {
+                all.recent.pop_front();
+            }
+            all.recent.push_back(Arc::new(counted));
+        }
+        accepted
+    }
+
+    /// Makes `bytes` the text candidates are counted in pieces from.
+    fn rebase_pieces(&self, counter: &PieceCounter, bytes: &[u8]) {
+        let known = {
+            let counted = self.counted.lock().expect("counted poisoned");
+            counted
+                .recent
+                .iter()
+                .rev()
+                .find(|c| c.text == bytes)
+                .cloned()
+        };
+        let base = known.or_else(|| self.count_pieces(counter, bytes).map(Arc::new));
+        self.counted.lock().expect("counted poisoned").committed = base;
+    }
+}
+
 impl SyntaxFilter for SyntaxCheck {
     fn accepts(&self, bytes: &[u8]) -> bool {
         // A stretch that parses means no errors at all. One that does not
@@ -489,6 +596,9 @@ impl SyntaxFilter for SyntaxCheck {
         // would depend on the path taken (-j 3 committed other steps than
         // -j 1). The whole candidate is parsed then.
         let bytes = &*self.blanked(bytes);
+        if let Some(counter) = &self.pieces {
+            return self.accepts_in_pieces(counter, bytes);
+        }
         if self.local_verdict(bytes) == Some(true) {
             return true;
         }
@@ -528,6 +638,13 @@ impl SyntaxFilter for SyntaxCheck {
 
     fn rebase(&self, bytes: &[u8]) {
         let bytes = &*self.blanked(bytes);
+        if let Some(counter) = &self.pieces {
+            self.rebase_pieces(counter, bytes);
+            if !self.language.grammar().consumers_accept_more {
+                // Only the lenient check, for such languages, parses whole.
+                return;
+            }
+        }
         // A committed candidate was usually accepted (and parsed) just before.
         let known = {
             let bases = self.bases.lock().expect("bases poisoned");
@@ -601,8 +718,8 @@ mod tests {
         ];
         let mut rng = XorShift::new(7);
         for (lang, text) in inputs {
-            let fresh = SyntaxCheck::new(lang, 0);
-            let incremental = SyntaxCheck::new(lang, 0);
+            let fresh = SyntaxCheck::new(lang, 0).parsing_whole();
+            let incremental = SyntaxCheck::new(lang, 0).parsing_whole();
             let mut base = text.as_bytes().to_vec();
             incremental.rebase(&base);
             let mut disagreements = Vec::new();
@@ -637,6 +754,49 @@ mod tests {
         }
     }
 
+    /// C and C++ are judged by their errors counted in pieces: a function
+    /// of the candidate alone, so the same whatever text was committed
+    /// before it (which differs between `-j 1` and `-j N`), even on a text
+    /// with errors, where whole incremental parses may differ.
+    #[test]
+    fn a_candidate_in_pieces_is_judged_alike_whatever_was_committed_before_it() {
+        let cpp = include_str!("../fixtures/cpp-template/registry.cpp").replacen(
+            "namespace app {",
+            "namespace app { int f(int) = delete;",
+            1,
+        );
+        let lang = Language::named("cpp");
+        let allowed = 2;
+        let fresh = SyntaxCheck::new(lang, allowed);
+        let moving = SyntaxCheck::new(lang, allowed);
+        let mut rng = XorShift::new(17);
+        let (mut accepted, mut refused) = (0, 0);
+        let mut base = cpp.as_bytes().to_vec();
+        for _ in 0..600 {
+            let mut candidate = base.clone();
+            let start = rng.below(candidate.len() as u64) as usize;
+            let end = (start + 1 + rng.below(60) as usize).min(candidate.len());
+            candidate.drain(start..end);
+            let verdict = moving.accepts(&candidate);
+            // A check that never saw a committed text: counted from scratch.
+            fresh.counted.lock().unwrap().recent.clear();
+            assert_eq!(verdict, fresh.accepts(&candidate));
+            if verdict {
+                accepted += 1;
+                if rng.below(2) == 0 {
+                    base = candidate;
+                    moving.rebase(&base);
+                }
+            } else {
+                refused += 1;
+            }
+        }
+        assert!(
+            accepted > 100 && refused > 100,
+            "{accepted} accepted, {refused} refused"
+        );
+    }
+
     /// GNU attributes on a namespace are blanked: the namespace parses as
     /// one, and an edit in it is judged on the items it touches.
     #[test]
@@ -647,7 +807,7 @@ mod tests {
             1,
         );
         let lang = Language::named("cpp");
-        let check = SyntaxCheck::for_input(lang, cpp.as_bytes(), 3);
+        let check = SyntaxCheck::for_input(lang, cpp.as_bytes(), 3).parsing_whole();
         assert_eq!(check.errors_in(cpp.as_bytes()), Some(0));
         check.rebase(cpp.as_bytes());
         assert_eq!(check.max_errors(), 0);
@@ -666,7 +826,7 @@ mod tests {
     /// how many cuts it judged and how many parse.
     fn local_verdicts_against_whole_parses(lang: Language, text: &str, seed: u64) -> (u32, u32) {
         let whole = SyntaxCheck::new(lang, 0);
-        let local = SyntaxCheck::new(lang, 0);
+        let local = SyntaxCheck::new(lang, 0).parsing_whole();
         let mut base = text.as_bytes().to_vec();
         assert_eq!(whole.errors_in(&base), Some(0));
         local.rebase(&base);
@@ -763,7 +923,7 @@ mod tests {
         // statements around it, which fail to parse here.
         let filler = "int f0() { return 0; }\n".repeat(1000);
         let text = format!("namespace n {{ {filler} int g() {{ int a; int b; return a; }} }}");
-        let check = SyntaxCheck::new(Language::named("cpp"), 0);
+        let check = SyntaxCheck::new(Language::named("cpp"), 0).parsing_whole();
         check.rebase(text.as_bytes());
         let fine = text.replace("int b; ", "");
         assert_eq!(check.local_verdict(fine.as_bytes()), Some(true));
@@ -790,7 +950,7 @@ mod tests {
         let whole = SyntaxCheck::new(lang, usize::MAX);
         let allowed = whole.errors_in(cpp.as_bytes()).unwrap();
         assert!(allowed >= 2, "{allowed}");
-        let local = SyntaxCheck::new(lang, allowed);
+        let local = SyntaxCheck::new(lang, allowed).parsing_whole();
         local.rebase(cpp.as_bytes());
         let lines: Vec<&str> = cpp.split_inclusive('\n').collect();
         let mut rng = XorShift::new(17);

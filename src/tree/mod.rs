@@ -11,6 +11,7 @@
 
 pub mod blocks;
 mod compact;
+pub(crate) mod item_ends;
 pub(crate) mod layout;
 pub(crate) mod names;
 pub mod parse;

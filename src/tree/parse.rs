@@ -836,8 +836,11 @@ mod tests {
     /// Where the scan for the ends of top-level items may cut `src` (C++).
     fn item_ends(src: &str) -> Vec<&str> {
         let grammar = Language::named("cpp").grammar();
-        let ends =
-            pieces::CItemEnds::new(src.as_bytes(), &grammar.item_starts, &grammar.open_blocks);
+        let ends = crate::tree::item_ends::CItemEnds::new(
+            src.as_bytes(),
+            &grammar.item_starts,
+            &grammar.open_blocks,
+        );
         ends.map(|at| &src[..at]).collect()
     }
 
