@@ -1,7 +1,9 @@
 //! The syntax check: keeps candidates that parse worse than the original
 //! away from the oracle (the loop sees it as a [`SyntaxFilter`]).
 //!
-//! It re-parses candidates with the input's language, incrementally (as
+//! For C and C++ it counts a candidate's errors in pieces parsed alone
+//! ([`pieces`]). Otherwise it re-parses candidates with the input's
+//! language, incrementally (as
 //! edits of a text whose tree it keeps, see [`edit`]), and for languages
 //! whose top-level items or list elements parse alone it judges a small
 //! edit on the items or elements it touches. What it knows of the language
@@ -28,6 +30,11 @@ use pieces::{PieceCounter, PieceErrors};
 /// A candidate passes iff it has at most as many parse errors (ERROR and
 /// MISSING nodes) as the original input had. A candidate whose re-parse
 /// times out is rejected.
+///
+/// For a language whose top-level items parse alone (C, C++), errors are
+/// counted in pieces ([`pieces`]): the count is a function of the
+/// candidate alone and costs about the bytes its edit touches. Other
+/// languages, and the lenient check, count the errors of a whole parse:
 ///
 /// Candidates are parsed incrementally: the loop tells the check the text
 /// every candidate of a pass derives from ([`SyntaxFilter::rebase`]), and
@@ -528,7 +535,7 @@ impl SyntaxCheck {
     /// `bytes` counted in pieces, as an edit of the committed text, or of
     /// the recent candidate closest to it when the committed text differs
     /// in more than a small edit (`None` if a parse timed out).
-    fn count_pieces(&self, counter: &PieceCounter, bytes: &[u8]) -> Option<CountedText> {
+    fn count_pieces(&self, counter: &PieceCounter, bytes: &[u8]) -> Option<PieceErrors> {
         let (committed, recent) = {
             let counted = self.counted.lock().expect("counted poisoned");
             (counted.committed.clone(), counted.recent.clone())
@@ -543,23 +550,23 @@ impl SyntaxCheck {
                 }
             }
         }
-        let errors = match best {
-            Some((_, base)) => counter.count_edit(&base.text, &base.errors, bytes)?,
-            None => counter.count(bytes)?,
-        };
-        Some(CountedText {
-            text: bytes.to_vec(),
-            errors,
-        })
+        match best {
+            Some((_, base)) => counter.count_edit(&base.text, &base.errors, bytes),
+            None => counter.count(bytes),
+        }
     }
 
     /// The verdict in pieces: at most as many errors as the input's.
     fn accepts_in_pieces(&self, counter: &PieceCounter, bytes: &[u8]) -> bool {
-        let Some(counted) = self.count_pieces(counter, bytes) else {
+        let Some(errors) = self.count_pieces(counter, bytes) else {
             return false;
         };
-        let accepted = counted.errors.total() <= self.max_errors();
+        let accepted = errors.total() <= self.max_errors();
         if accepted {
+            let counted = CountedText {
+                text: bytes.to_vec(),
+                errors,
+            };
             let mut all = self.counted.lock().expect("counted poisoned");
             if all.recent.len() == RECENT_BASES {
                 all.recent.pop_front();
@@ -580,7 +587,11 @@ impl SyntaxCheck {
                 .find(|c| c.text == bytes)
                 .cloned()
         };
-        let base = known.or_else(|| self.count_pieces(counter, bytes).map(Arc::new));
+        let base = known.or_else(|| {
+            let errors = self.count_pieces(counter, bytes)?;
+            let text = bytes.to_vec();
+            Some(Arc::new(CountedText { text, errors }))
+        });
         self.counted.lock().expect("counted poisoned").committed = base;
     }
 }
