@@ -121,6 +121,20 @@ impl RankedBits {
         self.before.push(count);
     }
 
+    /// The positions of the set bits, in order.
+    pub(crate) fn positions(&self) -> impl Iterator<Item = u32> + '_ {
+        self.words.iter().enumerate().flat_map(|(w, &word)| {
+            let mut bits = word;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let at = bits.trailing_zeros();
+                    bits &= bits - 1;
+                    w as u32 * 64 + at
+                })
+            })
+        })
+    }
+
     /// The number of set bits.
     pub fn ones(&self) -> u32 {
         self.before.last().copied().unwrap_or(0)

@@ -586,18 +586,9 @@ impl Liveness {
         let n = tree.len() as u32;
         let empty = tree.empty.get_or_init(|| EmptySubtrees::compute(tree));
         let replaced = Self::replaced(tree, config, sizes);
-        // The nodes holding a kept token (subtrees without one are skipped
-        // whole); for the others the empty-subtree values apply.
-        let mut holding = BitSet::empty(n);
-        let mut id = 0;
-        while id < n {
-            if sizes.get(id) > 0 {
-                holding.insert(id);
-                id += 1;
-            } else {
-                id = tree.subtree_end(id);
-            }
-        }
+        // The nodes holding a kept token; for the others the empty-subtree
+        // values apply.
+        let holding = Self::holding(tree, config);
         // Their intrinsic existence, bottom-up.
         let mut computed = Intrinsics::new(n);
         // The holding nodes in whose place something else stands, or
@@ -743,7 +734,20 @@ impl Liveness {
     #[cfg(test)]
     fn compute_by_definition(tree: &Tree, config: &Configuration) -> Self {
         let n = tree.len() as u32;
-        let replaced = Self::replaced(tree, config, &tree.sizes(config));
+        // A node with one kept token, a rewritten one, was replaced.
+        let sizes = tree.sizes(config);
+        let replaced = (!config.rewrites.is_empty()).then(|| {
+            BitSet::from_units(
+                n,
+                (0..n).filter(|&id| {
+                    sizes.get(id) == 1
+                        && config
+                            .rewrites
+                            .range(tree.tokens(id))
+                            .any(|(&u, _)| config.kept.contains(u))
+                }),
+            )
+        });
         let mut intrinsic: Vec<Intrinsic> = vec![None; n as usize];
         let mut occupant: Vec<NodeId> = vec![NONE; n as usize];
         let holds = |c: NodeId| config.kept.any_in(tree.tokens(c));
@@ -787,18 +791,47 @@ impl Liveness {
         if config.rewrites.is_empty() {
             return None;
         }
+        // The nodes with one kept token, a rewritten one: from its leaf up
+        // to the first ancestor holding more.
         let mut replaced = BitSet::empty(tree.len() as u32);
-        for id in 0..tree.len() {
-            if sizes.get(id as NodeId) == 1
-                && config
-                    .rewrites
-                    .range(tree.tokens(id as NodeId))
-                    .any(|(&u, _)| config.kept.contains(u))
-            {
-                replaced.insert(id as NodeId);
+        for (&u, _) in config.rewrites.iter() {
+            if !config.kept.contains(u) {
+                continue;
+            }
+            let mut at = Some(tree.is_token.select(u));
+            while let Some(id) = at.filter(|&id| sizes.get(id) == 1) {
+                replaced.insert(id);
+                at = tree.parent(id);
             }
         }
         Some(replaced)
+    }
+
+    /// The nodes holding a kept token: the kept tokens' leaves and their
+    /// ancestors, each reached once. O(nodes holding one + kept tokens),
+    /// by the leaves in order while most tokens are kept, else by each
+    /// kept token's leaf.
+    fn holding(tree: &Tree, config: &Configuration) -> BitSet {
+        let mut holding = BitSet::empty(tree.len() as u32);
+        let mut up = |leaf: NodeId| {
+            let mut at = Some(leaf);
+            while let Some(id) = at.filter(|&id| holding.insert(id)) {
+                at = tree.parent(id);
+            }
+        };
+        let kept = config.kept.len();
+        if kept > tree.is_token.ones() / 8 {
+            for (unit, leaf) in tree.is_token.positions().enumerate() {
+                if config.kept.contains(unit as u32) {
+                    up(leaf);
+                }
+            }
+        } else {
+            for unit in config.kept.iter() {
+                up(tree.is_token.select(unit));
+            }
+        }
+        holding
     }
 
     pub(crate) fn is_live(&self, n: NodeId) -> bool {
