@@ -61,7 +61,7 @@ pub struct SyntaxCheck {
     /// The input, until its errors are counted (see [`Self::for_input`]).
     input: Mutex<Option<(Vec<u8>, usize)>>,
     timeout: Duration,
-    bases: Mutex<Bases>,
+    bases: Mutex<Bases<Base>>,
     /// Whether candidates are parsed as edits of earlier texts (else each
     /// afresh, and judged by what it is alone).
     incremental: bool,
@@ -70,30 +70,42 @@ pub struct SyntaxCheck {
     /// parse of the whole text.
     pieces: Option<PieceCounter>,
     /// Texts counted in pieces, to count candidates as edits of.
-    counted: Mutex<Counted>,
+    counted: Mutex<Bases<CountedText>>,
 }
 
-/// Texts with their errors counted in pieces.
-#[derive(Default)]
-struct Counted {
-    /// The text candidates are edits of (the current best).
-    committed: Option<Arc<CountedText>>,
-    /// The last few accepted candidates, newest last.
-    recent: VecDeque<Arc<CountedText>>,
-}
-
+/// A text with its errors counted in pieces.
 struct CountedText {
     text: Vec<u8>,
     errors: PieceErrors,
 }
 
-/// Texts with their trees, to parse candidates as edits of.
-#[derive(Default)]
-struct Bases {
+/// Texts with their trees ([`Base`]) or counts ([`CountedText`]), to
+/// judge candidates as edits of.
+struct Bases<B> {
     /// The text candidates are edits of (the current best).
-    committed: Option<Arc<Base>>,
+    committed: Option<Arc<B>>,
     /// The last few accepted candidates, newest last.
-    recent: VecDeque<Arc<Base>>,
+    recent: VecDeque<Arc<B>>,
+}
+
+impl<B> Default for Bases<B> {
+    fn default() -> Self {
+        Bases {
+            committed: None,
+            recent: VecDeque::new(),
+        }
+    }
+}
+
+impl<B> Bases<B> {
+    /// Keeps an accepted candidate's base, forgetting the oldest past
+    /// [`RECENT_BASES`].
+    fn keep(&mut self, base: Arc<B>) {
+        if self.recent.len() == RECENT_BASES {
+            self.recent.pop_front();
+        }
+        self.recent.push_back(base);
+    }
 }
 
 struct Base {
@@ -151,7 +163,7 @@ impl SyntaxCheck {
             bases: Mutex::new(Bases::default()),
             incremental: true,
             pieces: Self::piece_counter(language),
-            counted: Mutex::new(Counted::default()),
+            counted: Mutex::new(Bases::default()),
         }
     }
 
@@ -188,7 +200,7 @@ impl SyntaxCheck {
             bases: Mutex::new(Bases::default()),
             incremental: true,
             pieces,
-            counted: Mutex::new(Counted::default()),
+            counted: Mutex::new(Bases::default()),
         }
     }
 
@@ -357,13 +369,7 @@ impl SyntaxCheck {
     fn keep_if_accepted(&self, bytes: &[u8], tree: tree_sitter::Tree, accepted: bool) -> bool {
         if accepted {
             let base = Base::new(bytes, tree);
-            let mut bases = self.bases.lock().expect("bases poisoned");
-            if bases.recent.len() == RECENT_BASES {
-                bases.recent.pop_front();
-            }
-            if RECENT_BASES > 0 {
-                bases.recent.push_back(base);
-            }
+            self.bases.lock().expect("bases poisoned").keep(base);
         }
         accepted
     }
@@ -567,11 +573,8 @@ impl SyntaxCheck {
                 text: bytes.to_vec(),
                 errors,
             };
-            let mut all = self.counted.lock().expect("counted poisoned");
-            if all.recent.len() == RECENT_BASES {
-                all.recent.pop_front();
-            }
-            all.recent.push_back(Arc::new(counted));
+            let counted = Arc::new(counted);
+            self.counted.lock().expect("counted poisoned").keep(counted);
         }
         accepted
     }
