@@ -97,7 +97,24 @@ impl<B> Default for Bases<B> {
     }
 }
 
-impl<B> Bases<B> {
+/// What a base is a base of.
+trait HasText {
+    fn text(&self) -> &[u8];
+}
+
+impl HasText for Base {
+    fn text(&self) -> &[u8] {
+        &self.text
+    }
+}
+
+impl HasText for CountedText {
+    fn text(&self) -> &[u8] {
+        &self.text
+    }
+}
+
+impl<B: HasText> Bases<B> {
     /// Keeps an accepted candidate's base, forgetting the oldest past
     /// [`RECENT_BASES`].
     fn keep(&mut self, base: Arc<B>) {
@@ -105,6 +122,38 @@ impl<B> Bases<B> {
             self.recent.pop_front();
         }
         self.recent.push_back(base);
+    }
+
+    /// The recent accepted candidate whose text is `text`, if any.
+    fn recent_with(&self, text: &[u8]) -> Option<Arc<B>> {
+        self.recent.iter().rev().find(|b| b.text() == text).cloned()
+    }
+
+    /// The base `bytes` is the smallest edit of, with that edit (`None`:
+    /// the same text): the committed text, unless they differ in
+    /// [`SMALL_EDIT`] bytes or more (a candidate proposed on a guess), then
+    /// the closest of it and the recent accepted candidates.
+    fn closest(bases: &Mutex<Self>, bytes: &[u8]) -> Option<(Arc<B>, Option<ByteEdit>)> {
+        let committed = bases.lock().expect("bases poisoned").committed.clone();
+        let span = |edit: &Option<ByteEdit>| edit.map_or(0, ByteEdit::old_len);
+        let mut best = committed.map(|base| {
+            let edit = byte_edit(base.text(), bytes);
+            (base, edit)
+        });
+        if best
+            .as_ref()
+            .is_none_or(|(_, edit)| span(edit) >= SMALL_EDIT)
+        {
+            // Only then are the recent bases looked at (and their list copied).
+            let recent = bases.lock().expect("bases poisoned").recent.clone();
+            for base in recent.into_iter().rev() {
+                let edit = byte_edit(base.text(), bytes);
+                if best.as_ref().is_none_or(|(_, e)| span(&edit) < span(e)) {
+                    best = Some((base, edit));
+                }
+            }
+        }
+        best
     }
 }
 
@@ -273,26 +322,7 @@ impl SyntaxCheck {
         if !self.incremental {
             return reparse(self.language, bytes, None, self.timeout);
         }
-        let committed = self.bases.lock().expect("bases poisoned").committed.clone();
-        let span = |edit: &Option<ByteEdit>| edit.map_or(0, ByteEdit::old_len);
-        let mut best: Option<(Arc<Base>, Option<ByteEdit>)> = committed.map(|base| {
-            let edit = byte_edit(&base.text, bytes);
-            (base, edit)
-        });
-        if best
-            .as_ref()
-            .is_none_or(|(_, edit)| span(edit) >= SMALL_EDIT)
-        {
-            // Only then are the recent bases looked at (and their list copied).
-            let recent = self.bases.lock().expect("bases poisoned").recent.clone();
-            for base in recent.into_iter().rev() {
-                let edit = byte_edit(&base.text, bytes);
-                if best.as_ref().is_none_or(|(_, e)| span(&edit) < span(e)) {
-                    best = Some((base, edit));
-                }
-            }
-        }
-        match best {
+        match Bases::closest(&self.bases, bytes) {
             Some((base, None)) => Some(base.tree.clone()),
             Some((base, Some(edit))) => {
                 let mut old = base.tree.clone();
@@ -380,7 +410,7 @@ impl SyntaxCheck {
         let known = {
             let bases = self.bases.lock().expect("bases poisoned");
             let committed = bases.committed.clone().filter(|b| b.text == text);
-            committed.or_else(|| bases.recent.iter().rev().find(|b| b.text == text).cloned())
+            committed.or_else(|| bases.recent_with(text))
         };
         known.or_else(|| self.parse(text).map(|tree| Base::new(text, tree)))
     }
@@ -542,22 +572,8 @@ impl SyntaxCheck {
     /// the recent candidate closest to it when the committed text differs
     /// in more than a small edit (`None` if a parse timed out).
     fn count_pieces(&self, counter: &PieceCounter, bytes: &[u8]) -> Option<PieceErrors> {
-        let (committed, recent) = {
-            let counted = self.counted.lock().expect("counted poisoned");
-            (counted.committed.clone(), counted.recent.clone())
-        };
-        let span = |base: &CountedText| byte_edit(&base.text, bytes).map_or(0, ByteEdit::old_len);
-        let mut best = committed.map(|base| (span(&base), base));
-        if best.as_ref().is_none_or(|(span, _)| *span >= SMALL_EDIT) {
-            for base in recent.into_iter().rev() {
-                let s = span(&base);
-                if best.as_ref().is_none_or(|(b, _)| s < *b) {
-                    best = Some((s, base));
-                }
-            }
-        }
-        match best {
-            Some((_, base)) => counter.count_edit(&base.text, &base.errors, bytes),
+        match Bases::closest(&self.counted, bytes) {
+            Some((base, edit)) => counter.count_edit(&base.errors, bytes, edit),
             None => counter.count(bytes),
         }
     }
@@ -581,15 +597,11 @@ impl SyntaxCheck {
 
     /// Makes `bytes` the text candidates are counted in pieces from.
     fn rebase_pieces(&self, counter: &PieceCounter, bytes: &[u8]) {
-        let known = {
-            let counted = self.counted.lock().expect("counted poisoned");
-            counted
-                .recent
-                .iter()
-                .rev()
-                .find(|c| c.text == bytes)
-                .cloned()
-        };
+        let known = self
+            .counted
+            .lock()
+            .expect("counted poisoned")
+            .recent_with(bytes);
         let base = known.or_else(|| {
             let errors = self.count_pieces(counter, bytes)?;
             let text = bytes.to_vec();
@@ -601,6 +613,10 @@ impl SyntaxCheck {
 
 impl SyntaxFilter for SyntaxCheck {
     fn accepts(&self, bytes: &[u8]) -> bool {
+        let bytes = &*self.blanked(bytes);
+        if let Some(counter) = &self.pieces {
+            return self.accepts_in_pieces(counter, bytes);
+        }
         // A stretch that parses means no errors at all. One that does not
         // settles nothing: an edit may join the items it touches to their
         // neighbours (`int ;` `f() {}` minus the `;`; a deleted `}` joins
@@ -609,10 +625,6 @@ impl SyntaxFilter for SyntaxCheck {
         // which stretch is cut depends on the committed text, its answer
         // would depend on the path taken (-j 3 committed other steps than
         // -j 1). The whole candidate is parsed then.
-        let bytes = &*self.blanked(bytes);
-        if let Some(counter) = &self.pieces {
-            return self.accepts_in_pieces(counter, bytes);
-        }
         if self.local_verdict(bytes) == Some(true) {
             return true;
         }
@@ -660,10 +672,11 @@ impl SyntaxFilter for SyntaxCheck {
             }
         }
         // A committed candidate was usually accepted (and parsed) just before.
-        let known = {
-            let bases = self.bases.lock().expect("bases poisoned");
-            bases.recent.iter().rev().find(|b| b.text == bytes).cloned()
-        };
+        let known = self
+            .bases
+            .lock()
+            .expect("bases poisoned")
+            .recent_with(bytes);
         let base = known.or_else(|| self.parse(bytes).map(|tree| Base::new(bytes, tree)));
         self.bases.lock().expect("bases poisoned").committed = base;
     }

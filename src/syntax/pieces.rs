@@ -18,7 +18,7 @@ use std::time::Duration;
 use rustc_hash::FxHashMap;
 use xxhash_rust::xxh3::xxh3_128_with_seed;
 
-use super::edit::byte_edit;
+use super::edit::ByteEdit;
 use crate::languages::Language;
 use crate::tree::item_ends::{CItemEnds, End, PieceKind};
 use crate::tree::sitter::{count_errors, reparse};
@@ -72,16 +72,16 @@ impl PieceCounter {
         self.count_from(text, scan, Vec::new(), Vec::new(), 0, None)
     }
 
-    /// `text`'s pieces, from those of `base` (whose text is `base_text`):
-    /// the same as [`Self::count`], scanning and parsing only around the
-    /// bytes where the two texts differ.
+    /// `text`'s pieces, from those of `base`, a text that `edit` (from
+    /// [`super::edit::byte_edit`]) makes `text`: the same as
+    /// [`Self::count`], scanning and parsing only around the edit.
     pub(crate) fn count_edit(
         &self,
-        base_text: &[u8],
         base: &PieceErrors,
         text: &[u8],
+        edit: Option<ByteEdit>,
     ) -> Option<PieceErrors> {
-        let Some(edit) = byte_edit(base_text, text) else {
+        let Some(edit) = edit else {
             return Some(base.clone());
         };
         // The last end the edit cannot move: the scan resumes there.
@@ -197,6 +197,7 @@ impl Rejoin<'_> {
 mod tests {
     use super::*;
     use crate::policy::testing::XorShift;
+    use crate::syntax::edit::byte_edit;
     use crate::tree::sitter::PARSE_TIMEOUT;
 
     const TEXT: &str = "# 1 \"a.cpp\"\nnamespace std __attribute__ ((x)) {\n  typedef unsigned long size_t;\n  template <typename T> struct box { T v; int get() { return v; } };\n  namespace inner {\n    int f(int a) { return a + 1; }\n    extern template class box<int>;\n  }\n  int g(int) = delete;\n}\nextern \"C\" {\n  int puts(const char *);\n}\nstruct s { int a; } v;\nstatic int h(void) { for (;;) { if (v.a) break; } return 0; }\nint main() { return h(); }\n";
@@ -230,8 +231,9 @@ mod tests {
                 }
             }
             let fresh = counter.count(&text).expect("parses");
+            let edit = byte_edit(&base, &text);
             let edited = counter
-                .count_edit(&base, &base_count, &text)
+                .count_edit(&base_count, &text, edit)
                 .expect("parses");
             assert_eq!(
                 edited,
