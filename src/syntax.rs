@@ -129,6 +129,12 @@ impl<B: HasText> Bases<B> {
         self.recent.iter().rev().find(|b| b.text() == text).cloned()
     }
 
+    /// The committed text or a recent accepted candidate, if either is `text`.
+    fn with(&self, text: &[u8]) -> Option<Arc<B>> {
+        let committed = self.committed.as_ref().filter(|b| b.text() == text);
+        committed.cloned().or_else(|| self.recent_with(text))
+    }
+
     /// The base `bytes` is the smallest edit of, with that edit (`None`:
     /// the same text): the committed text, unless they differ in
     /// [`SMALL_EDIT`] bytes or more (a candidate proposed on a guess), then
@@ -235,7 +241,10 @@ impl SyntaxCheck {
         let input = blank::blanked(&language.grammar().syntax_blanks, input);
         let blanked = matches!(input, Cow::Owned(_));
         let pieces = Self::piece_counter(language);
-        if tree_errors == 0 && !blanked && pieces.is_none() {
+        if let Some(counter) = pieces {
+            return Self::counting_input(language, counter, input.into_owned());
+        }
+        if tree_errors == 0 && !blanked {
             // Pieces that parse cleanly make the tree a whole parse makes.
             return SyntaxCheck::new(language, 0);
         }
@@ -248,8 +257,30 @@ impl SyntaxCheck {
             timeout: PARSE_TIMEOUT,
             bases: Mutex::new(Bases::default()),
             incremental: true,
-            pieces,
+            pieces: None,
             counted: Mutex::new(Bases::default()),
+        }
+    }
+
+    /// The check in pieces of a (blanked) `input`: its count is the most a
+    /// candidate may have (0 if a parse timed out), and it is the first
+    /// text candidates are counted as edits of.
+    fn counting_input(language: Language, counter: PieceCounter, input: Vec<u8>) -> Self {
+        let errors = counter.count(&input);
+        let max_errors = errors.as_ref().map_or(0, PieceErrors::total);
+        let committed = errors.map(|errors| {
+            Arc::new(CountedText {
+                text: input,
+                errors,
+            })
+        });
+        SyntaxCheck {
+            pieces: Some(counter),
+            counted: Mutex::new(Bases {
+                committed,
+                recent: VecDeque::new(),
+            }),
+            ..SyntaxCheck::new(language, max_errors)
         }
     }
 
@@ -279,10 +310,6 @@ impl SyntaxCheck {
                 .expect("input poisoned")
                 .take()
                 .expect("a check without a count has its input");
-            if let Some(counter) = &self.pieces {
-                // Counted as candidates are (0 if a parse timed out).
-                return counter.count(&input).map_or(0, |c| c.total());
-            }
             let whole = self.base_of(&input).map_or(0, |base| base.errors());
             whole.max(tree_errors)
         })
@@ -597,11 +624,7 @@ impl SyntaxCheck {
 
     /// Makes `bytes` the text candidates are counted in pieces from.
     fn rebase_pieces(&self, counter: &PieceCounter, bytes: &[u8]) {
-        let known = self
-            .counted
-            .lock()
-            .expect("counted poisoned")
-            .recent_with(bytes);
+        let known = self.counted.lock().expect("counted poisoned").with(bytes);
         let base = known.or_else(|| {
             let errors = self.count_pieces(counter, bytes)?;
             let text = bytes.to_vec();

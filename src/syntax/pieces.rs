@@ -11,12 +11,16 @@
 //! hash of its bytes, and the scan resumes shortly before the edit and
 //! stops where it meets the committed text's pieces again. No tree is
 //! kept: a tree-sitter tree of a megabyte of C++ takes 30 MB.
+//!
+//! The pieces' counts are remembered for the whole process, so the
+//! counter of a later round (or of another file in the same language)
+//! parses only the pieces no counter has seen.
 
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 use rustc_hash::FxHashMap;
-use xxhash_rust::xxh3::xxh3_128_with_seed;
+use xxhash_rust::xxh3::{xxh3_64, xxh3_128_with_seed};
 
 use super::edit::ByteEdit;
 use crate::languages::Language;
@@ -41,23 +45,31 @@ impl PieceErrors {
     }
 }
 
-/// Counts the parse errors of texts in pieces, remembering each piece's.
+/// Counts the parse errors of texts in pieces, remembering each piece's
+/// in [`known`].
 pub(crate) struct PieceCounter {
     language: Language,
     timeout: Duration,
-    /// Errors by a hash of a piece's kind and bytes.
-    known: Mutex<FxHashMap<u128, u32>>,
+    /// Set apart this counter's language in the hashes of [`known`].
+    seed: u64,
 }
 
 /// Pieces remembered at most; past it the memory starts again.
 const KNOWN_MAX: usize = 1 << 20;
+
+/// Parse errors by a hash of a piece's language, kind and bytes, for every
+/// counter of the process: a count is a function of these alone.
+fn known() -> &'static Mutex<FxHashMap<u128, u32>> {
+    static KNOWN: OnceLock<Mutex<FxHashMap<u128, u32>>> = OnceLock::new();
+    KNOWN.get_or_init(|| Mutex::new(FxHashMap::default()))
+}
 
 impl PieceCounter {
     pub(crate) fn new(language: Language, timeout: Duration) -> Self {
         PieceCounter {
             language,
             timeout,
-            known: Mutex::new(FxHashMap::default()),
+            seed: xxh3_64(language.name().as_bytes()),
         }
     }
 
@@ -149,8 +161,8 @@ impl PieceCounter {
         if kind == PieceKind::Closer || bytes.iter().all(u8::is_ascii_whitespace) {
             return Some(0);
         }
-        let key = xxh3_128_with_seed(bytes, kind as u64);
-        if let Some(&errors) = self.known.lock().expect("known poisoned").get(&key) {
+        let key = xxh3_128_with_seed(bytes, self.seed ^ kind as u64);
+        if let Some(&errors) = known().lock().expect("known poisoned").get(&key) {
             return Some(errors);
         }
         let tree = if kind == PieceKind::Header {
@@ -159,7 +171,7 @@ impl PieceCounter {
             reparse(self.language, bytes, None, self.timeout)?
         };
         let errors = count_errors(tree.root_node()) as u32;
-        let mut known = self.known.lock().expect("known poisoned");
+        let mut known = known().lock().expect("known poisoned");
         if known.len() >= KNOWN_MAX {
             known.clear();
         }
