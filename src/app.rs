@@ -294,7 +294,10 @@ fn final_check(
 /// Makes the last result that passed the oracle twice the run's result,
 /// after the best failed a re-test (its unit count is counted afresh).
 fn keep_confirmed(reduced: &mut Reduced, settings: &Settings, input: &Input) {
-    reduced.bytes = std::mem::take(&mut reduced.confirmed);
+    reduced.bytes = reduced
+        .confirmed
+        .take()
+        .unwrap_or_else(|| input.source.clone());
     let plan = match &input.files {
         Some(set) => pool_plan(&settings.strategy, set, &reduced.bytes, Grain::Items),
         None => Plan::new(&settings.strategy, input.lang, reduced.bytes.clone()),

@@ -95,7 +95,6 @@ fn reduce_set(
     let auto = stages.settings.strategy.algo.role == Role::Pipeline;
     let mut run = SetRun {
         archive: source.to_vec(),
-        original: source.to_vec(),
         carried: None,
         pool_cache: VerdictCache::default(),
         reason: StopReason::Finished,
@@ -136,8 +135,6 @@ fn reduce_set(
 /// A set's reduction so far.
 struct SetRun {
     archive: Vec<u8>,
-    /// The files as given, which the checks before the run saw pass twice.
-    original: Vec<u8>,
     /// The counters and stats of the stages so far (never a file stage's
     /// cache: its candidates are one file's bytes, which mean something
     /// else in another file's stage).
@@ -298,7 +295,7 @@ impl SetRun {
             carried: self.carried.expect("a set's run has at least one stage"),
             // The stages' re-tests confirm one file's text at a time; the
             // set as a whole passed twice only as the original.
-            confirmed: self.original,
+            confirmed: None,
             retests: 0,
             restart: None,
             output_ahead: false,

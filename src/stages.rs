@@ -69,8 +69,10 @@ pub(crate) struct Reduced {
     pub(crate) units: u32,
     pub(crate) reason: StopReason,
     pub(crate) carried: Carried,
-    /// The last result that passed the oracle twice (the original at first).
-    pub(crate) confirmed: Vec<u8>,
+    /// The last result that passed the oracle twice, if a re-test
+    /// confirmed one (else the original input, which the checks before the
+    /// run saw pass twice).
+    pub(crate) confirmed: Option<Vec<u8>>,
     /// Re-tests of the best run (`--retest-every`).
     pub(crate) retests: u64,
     /// What `--restart` did, if it ran.
@@ -125,7 +127,7 @@ impl<'a> Stages<'a> {
         carried: Option<Carried>,
     ) -> Result<Reduced> {
         let mut run = self.new_run(source, resumed, carried);
-        let mut best = self.run_from(&self.settings.strategy, plan, source, progress, &mut run)?;
+        let mut best = self.run_from(&self.settings.strategy, plan, progress, &mut run)?;
         let mut restart = None;
         if self.settings.restart && best.reason == StopReason::Finished {
             restart = Some(RestartGain {
@@ -174,7 +176,8 @@ impl<'a> Stages<'a> {
                 retest: Retest {
                     every: self.settings.retest_every,
                     since: 0,
-                    confirmed: source.to_vec(),
+                    confirmed: None,
+                    original_len: source.len(),
                     flaky,
                     runs: 0,
                 },
@@ -236,7 +239,7 @@ impl<'a> Stages<'a> {
             }
             run.keeper.floor = Some(best.size());
             let plan = Plan::new(&strategy, self.lang, source.to_vec())?;
-            let round = self.run_from(&strategy, &plan, source, progress, run)?;
+            let round = self.run_from(&strategy, &plan, progress, run)?;
             let (beaten, reason) = (round.size() < best.size(), round.reason);
             if beaten {
                 best = round;
@@ -254,18 +257,16 @@ impl<'a> Stages<'a> {
     /// the default pipeline parses its result again after each round that
     /// changed it (see `Plan::reparses_between_rounds`), and so does any
     /// plan after an outside pass shrank its result. `plan` is `strategy`'s
-    /// plan of `source`.
+    /// plan of the text the run starts from.
     fn run_from(
         &self,
         strategy: &Strategy,
         plan: &Plan,
-        source: &[u8],
         progress: &mut Progress,
         run: &mut Run<'_>,
     ) -> Result<Best> {
         let mut state = StageState {
             plan: None,
-            text: source.to_vec(),
             tree_phase: true,
             scanned: false,
         };
@@ -297,7 +298,6 @@ impl<'a> Stages<'a> {
                 self.keep_outside(&plan, &bytes, progress, run);
             }
             state.plan = Some(plan);
-            state.text = bytes;
         }
     }
 
@@ -335,7 +335,7 @@ impl<'a> Stages<'a> {
         let reparses = stage.reparses_between_rounds();
         let next = if reason != StopReason::Finished {
             Next::Done
-        } else if reparses && bytes != state.text {
+        } else if reparses && bytes != units.source() {
             Next::Round
         } else if reparses && !ran_tree_phase {
             state.tree_phase = true;
@@ -467,8 +467,6 @@ impl<'a> Stages<'a> {
 struct StageState {
     /// The plan of the next stage (`None`: the run's first plan).
     plan: Option<Plan>,
-    /// The text the next stage starts from.
-    text: Vec<u8>,
     /// Whether the next round runs the tree phase: a round whose tree
     /// phase changed nothing is followed by one without it.
     tree_phase: bool,
@@ -530,7 +528,10 @@ impl Keeper<'_> {
 struct Retest {
     every: u32,
     since: u32,
-    confirmed: Vec<u8>,
+    /// The last result a re-test confirmed (`None`: the original).
+    confirmed: Option<Vec<u8>>,
+    /// The original's length, for the message about it.
+    original_len: usize,
     /// Thrown when a re-test fails: the loop stops.
     flaky: Arc<AtomicBool>,
     runs: u64,
@@ -564,7 +565,7 @@ impl Retest {
         }
         self.runs += 1;
         if outcome.verdict == Verdict::Interesting {
-            self.confirmed = bytes.to_vec();
+            self.confirmed = Some(bytes.to_vec());
         } else {
             self.flaky.store(true, Ordering::SeqCst);
             messages.say(&format!(
@@ -572,7 +573,7 @@ impl Retest {
                  failed when tested again; stopping, keeping the last result that passed twice \
                  ({} bytes)\n",
                 bytes.len(),
-                self.confirmed.len()
+                self.confirmed.as_ref().map_or(self.original_len, Vec::len)
             ));
         }
     }
