@@ -57,6 +57,10 @@ struct ParseCount {
     parses: usize,
     /// Whether the tree came from one parse of the whole input.
     whole: bool,
+    /// Blocks walked with their interior parsed in pieces of its own.
+    blocks: usize,
+    /// The most bytes one parse was handed.
+    longest: usize,
 }
 
 /// [`parse_in_pieces`], also telling how the input was parsed.
@@ -221,6 +225,8 @@ impl<'a> Emitter<'a> {
     /// are none); fails once the deadline has passed.
     fn run(&mut self, ranges: &[Range<usize>]) -> Result<tree_sitter::Tree> {
         self.count.parses += 1;
+        let bytes = ranges.iter().map(|r| r.len()).sum();
+        self.count.longest = self.count.longest.max(bytes);
         let left = self.deadline.saturating_duration_since(Instant::now());
         match parse_ranges(self.lang, self.source, ranges, left) {
             Some(tree) => Ok(tree),
@@ -842,6 +848,50 @@ mod tests {
             &grammar.open_blocks,
         );
         ends.map(|at| &src[..at]).collect()
+    }
+
+    /// A namespace of many items, with a linkage block and another
+    /// namespace in it; `header` between `namespace std` and its brace.
+    fn long_namespace(header: &str) -> String {
+        let mut src = format!("int before;\nnamespace std{header} {{\n");
+        for i in 0..60 {
+            src += &format!(
+                "  template <typename T> struct s{i} {{ T v; int get() {{ return {i}; }} }};\n"
+            );
+            if i == 20 {
+                src += "  extern \"C\" {\n";
+                for j in 0..30 {
+                    src += &format!("    int c{j}(int);\n");
+                }
+                src += "  }\n  namespace inner {\n";
+                for j in 0..30 {
+                    src += &format!("    typedef unsigned long t{j};\n");
+                }
+                src += "  }\n";
+            }
+        }
+        src + "}\nint after;\n"
+    }
+
+    #[test]
+    fn a_block_longer_than_a_piece_has_its_items_parsed_in_pieces_of_their_own() {
+        let cpp = Language::named("cpp");
+        let src = long_namespace("");
+        assert_pieces_build_the_whole_tree(cpp, src.as_bytes(), "namespace");
+        let (_, _, count) = build(cpp, src.clone().into_bytes(), 256).unwrap();
+        // The namespace, and the linkage block and namespace in it.
+        assert_eq!(count.blocks, 3, "{count:?}");
+        assert!(count.longest < 4 * 256, "{count:?}");
+        // A header tree-sitter-cpp cannot parse (GNU attributes) leaves an
+        // error in the block's own parse, not a parse of all of it.
+        let attributed = long_namespace(" __attribute__ ((__visibility__ (\"default\")))");
+        let (tree, units, count) = build(cpp, attributed.clone().into_bytes(), 256).unwrap();
+        assert_eq!(render_all(&units), attributed.as_bytes());
+        assert_eq!(tree.unit_count(), units.len());
+        assert!(tree.parse_errors > 0);
+        assert_eq!(count.blocks, 3, "{count:?}");
+        assert!(count.longest < 4 * 256, "{count:?}");
+        assert!(attributed.len() > 20 * 256);
     }
 
     #[test]

@@ -13,10 +13,16 @@
 //!   preprocessor line follows, or the end of a preprocessor line. Nothing
 //!   that follows such an end can continue the item before it (as `else`
 //!   continues `if (x) {}`, `;` or a declarator `struct s {}`), so a piece
-//!   that parses without errors is walked whole. A piece with a parse error
-//!   grows to a candidate twice as far; when its parse is mostly one error
+//!   that parses without errors is walked whole. A piece never ends inside a
+//!   block (`open_blocks`: a namespace, `extern "C" {`); a block longer
+//!   than a piece is parsed with its interior left out, and its interior's
+//!   items are walked in pieces the same way, so a namespace of a megabyte
+//!   is never one parse. A piece whose errors lie among its last few items
+//!   stops at the last candidate end before them ([`clean_cut`]), so the
+//!   next piece starts with them; one with no such end grows to a
+//!   candidate twice as far. When its parse is mostly one error
 //!   region (which growing only feeds) or it reaches the end of the input
-//!   with errors, the first piece is
+//!   (or of the block) with errors, the first piece is
 //!   parsed in halves cut at candidate ends, down to single items, so each
 //!   error stays in its own item: tree-sitter-cpp's recovery from one
 //!   `extern template` declaration it does not know had strung the 63,000
@@ -41,7 +47,7 @@ use anyhow::Result;
 
 use super::{Cuts, Emitter, GiveUp};
 use crate::languages::Pieces;
-use crate::tree::item_ends::{CItemEnds, find};
+use crate::tree::item_ends::{CItemEnds, PieceKind, find};
 
 /// How many cut JSON containers may enclose one another; deeper ones are
 /// parsed as part of their runs.
@@ -60,51 +66,128 @@ impl Emitter<'_> {
 
     /// C: pieces of whole top-level items.
     fn top_level_items(&mut self, piece_bytes: usize) -> Result<()> {
-        let len = self.source.len();
         let grammar = self.lang.grammar();
-        let mut ends = PieceEnds::new(CItemEnds::new(
-            self.source,
-            &grammar.item_starts,
-            &grammar.open_blocks,
-        ));
-        if ends.first_at_or_after(0, piece_bytes).is_none() {
+        let mut ends = CItemEnds::new(self.source, &grammar.item_starts, &grammar.open_blocks);
+        if ends.find(|&end| end >= piece_bytes).is_none() {
             return Err(GiveUp.into());
         }
-        let mut start = 0;
-        // Where the root of the last piece walked ends.
-        let mut root_end = 0;
-        while start < len {
-            let mut want = piece_bytes;
-            let mut first_end = None;
-            let end = loop {
-                let end = ends
-                    .first_at_or_after(start, start.saturating_add(want))
-                    .unwrap_or(len);
-                let first = *first_end.get_or_insert(end);
-                let tree = self.run(std::slice::from_ref(&(start..end)))?;
-                let root = tree.root_node();
-                if !root.has_error() || errors_behind(root) {
-                    root_end = self.walk_piece(root)?;
-                    break end;
-                }
-                if end == len
-                    || (mostly_one_error(root) && unclosed_braces(&self.source[start..end]) == 0)
-                {
-                    // Errors that a longer piece does not mend: the first
-                    // piece's items are parsed in halves until each error
-                    // is alone in its item, so that tree-sitter's recovery
-                    // cannot string the rest of the input into one region.
-                    drop(tree);
-                    let inside = ends.between(start, first);
-                    root_end = self.walk_split(start..first, &inside)?;
-                    break first;
-                }
-                want = want.saturating_mul(2);
-            };
-            start = end;
-        }
+        let root_end = self.items_in(0..self.source.len(), piece_bytes)?;
         self.close_root(root_end);
         Ok(())
+    }
+
+    /// Walks the items of `range` (the input, or a block's interior) in
+    /// pieces, each block longer than a piece with its interior left out
+    /// and walked the same way ([`Self::walk_block`]); returns where the
+    /// root of the last piece walked ends.
+    fn items_in(&mut self, range: Range<usize>, piece_bytes: usize) -> Result<usize> {
+        let source = self.source;
+        let grammar = self.lang.grammar();
+        let mut scan = CItemEnds::new(
+            &source[range.clone()],
+            &grammar.item_starts,
+            &grammar.open_blocks,
+        );
+        // Pieces end between the items of `range`, never inside a block of
+        // it: a piece would lack the block's `}`.
+        let ends = std::iter::from_fn(|| scan.next_end())
+            .filter(|end| end.blocks == 0)
+            .map(|end| end.at + range.start);
+        let mut ends = PieceEnds::new(ends);
+        let mut blocks = big_blocks(source, range.clone(), piece_bytes, grammar).into_iter();
+        let mut block = blocks.next();
+        let mut start = range.start;
+        // Where the root of the last piece walked ends.
+        let mut root_end = range.start;
+        while start < range.end {
+            if let Some(b) = block.filter(|b| b.start == start) {
+                block = blocks.next();
+                if let Some(end) = self.walk_block(b, piece_bytes)? {
+                    (start, root_end) = (b.close + 1, end);
+                    continue;
+                }
+            }
+            // A piece stops where the next block starts.
+            let limit = block.map_or(range.end, |b| b.start);
+            (start, root_end) = self.walk_items(&mut ends, start..limit, piece_bytes)?;
+        }
+        Ok(root_end)
+    }
+
+    /// Walks the next piece of items from `range.start`, no further than
+    /// `range.end`: a piece of about `piece_bytes`, grown while its parse
+    /// has errors a longer piece may mend, else cut in halves. Returns
+    /// where the piece ends and where its last root ends.
+    fn walk_items<I: Iterator<Item = usize>>(
+        &mut self,
+        ends: &mut PieceEnds<I>,
+        range: Range<usize>,
+        piece_bytes: usize,
+    ) -> Result<(usize, usize)> {
+        let (start, limit) = (range.start, range.end);
+        let mut want = piece_bytes;
+        let mut first_end = None;
+        loop {
+            let end = ends
+                .first_at_or_after(start, start.saturating_add(want))
+                .map_or(limit, |end| end.min(limit));
+            let first = *first_end.get_or_insert(end);
+            let tree = self.run(std::slice::from_ref(&(start..end)))?;
+            let root = tree.root_node();
+            if !root.has_error() || errors_behind(root) {
+                return Ok((end, self.walk_piece(root)?));
+            }
+            let one_error =
+                mostly_one_error(root) && unclosed_braces(&self.source[start..end]) == 0;
+            if !one_error && let Some((cut, items)) = clean_cut(root, &ends.between(start, end)) {
+                // The items before the errors near the end; the next
+                // piece starts with those errors, followed by more items.
+                return Ok((cut, self.walk_items_of(root, items)?));
+            }
+            if end == limit || one_error {
+                // Errors that a longer piece does not mend: the first
+                // piece's items are parsed in halves until each error
+                // is alone in its item, so that tree-sitter's recovery
+                // cannot string the rest of the input into one region.
+                drop(tree);
+                let inside = ends.between(start, first);
+                return Ok((first, self.walk_split(start..first, &inside)?));
+            }
+            want = want.saturating_mul(2);
+        }
+    }
+
+    /// Walks `block` with its interior left out, the interior's items in
+    /// pieces of their own ([`Self::items_in`], through
+    /// [`Self::interior`]); returns where its root ends, or `None` (and
+    /// walks nothing) if the parse has no node of exactly its braces to
+    /// fill in.
+    fn walk_block(&mut self, block: Block, piece_bytes: usize) -> Result<Option<usize>> {
+        let (open, close) = (block.open, block.close);
+        let tree = self.run(&[block.start..open + 1, close..close + 1])?;
+        let root = tree.root_node();
+        let braces = root
+            .descendant_for_byte_range(open, close + 1)
+            .filter(|n| n.start_byte() == open && n.end_byte() == close + 1)
+            .filter(|n| {
+                n.child_count() == 2 && n.child(1).is_some_and(|c| c.start_byte() == close)
+            });
+        if braces.is_none() {
+            return Ok(None);
+        }
+        self.count.blocks += 1;
+        if self.root.is_none() {
+            self.open_root(root);
+        }
+        self.note_errors(root);
+        let cuts = Cuts {
+            brackets: &[(open, close)],
+            piece_bytes,
+            level: 0,
+        };
+        self.children(root, 0..root.child_count(), &cuts)?;
+        self.make_room();
+        Ok(Some(root.end_byte()))
     }
 
     /// Walks the items of a piece's parse into the tree; returns where
@@ -117,6 +200,23 @@ impl Emitter<'_> {
         self.children(root, 0..root.child_count(), &Cuts::NONE)?;
         self.make_room();
         Ok(root.end_byte())
+    }
+
+    /// Walks the first `items` children of a piece's root (at least one);
+    /// returns where the last ends.
+    fn walk_items_of(&mut self, root: tree_sitter::Node<'_>, items: usize) -> Result<usize> {
+        if self.root.is_none() {
+            self.open_root(root);
+        }
+        let mut cursor = root.walk();
+        for child in root.children(&mut cursor).take(items) {
+            self.note_errors(child);
+        }
+        self.children(root, 0..items, &Cuts::NONE)?;
+        self.make_room();
+        Ok(root
+            .child(items - 1)
+            .map_or(root.start_byte(), |c| c.end_byte()))
     }
 
     /// Walks `piece`, a run of items with a parse error: whole if it parses
@@ -172,6 +272,10 @@ impl Emitter<'_> {
         piece_bytes: usize,
         level: usize,
     ) -> Result<()> {
+        if self.lang.pieces() == Pieces::TopLevelItems {
+            // A block's items, as top-level ones.
+            return self.items_in(open + 1..close, piece_bytes).map(drop);
+        }
         let comma = self.kind_id(",", false);
         let may_cut = level < MAX_CUT_LEVELS;
         let runs = Runs::new(self.source, open, close, piece_bytes, may_cut);
@@ -239,6 +343,54 @@ fn without_interiors(
         push(close..close + 1);
     }
     ranges
+}
+
+/// A block (`open_blocks` in grammars/*.json: a namespace, a linkage
+/// specification) the parse in pieces cuts: where its header starts, its
+/// `{` and its `}`.
+#[derive(Clone, Copy, Debug)]
+struct Block {
+    start: usize,
+    open: usize,
+    close: usize,
+}
+
+/// The blocks of `range` (outside preprocessor conditionals, not inside
+/// another block of it) longer than `piece_bytes`, in order, found by a
+/// scan marking blocks.
+fn big_blocks(
+    source: &[u8],
+    range: Range<usize>,
+    piece_bytes: usize,
+    grammar: &crate::grammar::Grammar,
+) -> Vec<Block> {
+    let base = range.start;
+    let text = &source[range];
+    let mut scan =
+        CItemEnds::new(text, &grammar.item_starts, &grammar.open_blocks).marking_blocks();
+    let mut open: Vec<(usize, usize, usize)> = Vec::new();
+    let mut blocks = Vec::new();
+    let mut last = 0;
+    while let Some(end) = scan.next_end() {
+        match end.kind {
+            PieceKind::Header => open.push((last, end.at - 1, end.blocks)),
+            // A closer matches the innermost block marked open at its level
+            // (a block opened inside a conditional is not marked).
+            PieceKind::Closer if open.last().is_some_and(|o| o.2 == end.blocks + 1) => {
+                let (start, brace, _) = open.pop().expect("a block is open");
+                if open.is_empty() && end.at - start > piece_bytes {
+                    blocks.push(Block {
+                        start: base + start,
+                        open: base + brace,
+                        close: base + end.at - 1,
+                    });
+                }
+            }
+            _ => {}
+        }
+        last = end.at;
+    }
+    blocks
 }
 
 /// Where pieces may end, found lazily in increasing order; those at or
@@ -318,6 +470,29 @@ fn mostly_one_error(root: tree_sitter::Node<'_>) -> bool {
         || root
             .children(&mut cursor)
             .any(|c| c.is_error() && c.end_byte() - c.start_byte() > half)
+}
+
+/// Where a piece whose parse has errors among its last
+/// [`CLEAN_ITEMS_AT_END`] items may stop early, and how many of its root's
+/// children come before: the last candidate end of `inside` (those
+/// strictly within the piece) at or before the first of those items with
+/// an error, that no child straddles. Starting the next piece there puts
+/// the errors at its start, with items after them; on a text with errors
+/// every few items, growing the piece would parse them again and again
+/// (and a piece of a libstdc++ unit grew to the end of its namespace).
+fn clean_cut(root: tree_sitter::Node<'_>, inside: &[usize]) -> Option<(usize, usize)> {
+    let n = root.child_count();
+    if root.is_error() || n == 0 {
+        return None;
+    }
+    let children: Vec<_> = (0..n).filter_map(|i| root.child(i)).collect();
+    let first_bad = (n.saturating_sub(CLEAN_ITEMS_AT_END)..n).find(|&i| children[i].has_error())?;
+    let before = children[first_bad].start_byte();
+    inside.iter().rev().find_map(|&cut| {
+        let items = children.partition_point(|c| c.end_byte() <= cut);
+        let straddled = children.get(items).is_some_and(|c| c.start_byte() < cut);
+        (cut <= before && items > 0 && !straddled).then_some((cut, items))
+    })
 }
 
 /// How many clean items must end a piece with parse errors for it to be
