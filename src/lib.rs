@@ -12,6 +12,7 @@
 // `--document-private-items` (`.ci/run`), where links to private items resolve.
 #![allow(rustdoc::private_intra_doc_links)]
 
+pub mod allocator;
 pub mod app;
 mod atomic_write;
 pub(crate) mod bitset;

@@ -14,6 +14,7 @@ use reduce::exit;
 use reduce::policy::registry;
 
 fn main() -> ExitCode {
+    reduce::allocator::tune();
     let cli = Cli::parse();
     if let Some(command) = &cli.command {
         return completions::run(command);
