@@ -176,47 +176,55 @@ impl Emitter<'_> {
             return Ok(None);
         }
         self.count.blocks += 1;
-        if self.root.is_none() {
-            self.open_root(root);
-        }
-        self.note_errors(root);
         let cuts = Cuts {
             brackets: &[(open, close)],
             piece_bytes,
             level: 0,
         };
-        self.children(root, 0..root.child_count(), &cuts)?;
-        self.make_room();
+        self.walk_children(root, root.child_count(), &cuts)?;
         Ok(Some(root.end_byte()))
     }
 
     /// Walks the items of a piece's parse into the tree; returns where
     /// the piece's root ends.
     fn walk_piece(&mut self, root: tree_sitter::Node<'_>) -> Result<usize> {
-        if self.root.is_none() {
-            self.open_root(root);
-        }
-        self.note_errors(root);
-        self.children(root, 0..root.child_count(), &Cuts::NONE)?;
-        self.make_room();
+        self.walk_children(root, root.child_count(), &Cuts::NONE)?;
         Ok(root.end_byte())
     }
 
     /// Walks the first `items` children of a piece's root (at least one);
     /// returns where the last ends.
     fn walk_items_of(&mut self, root: tree_sitter::Node<'_>, items: usize) -> Result<usize> {
-        if self.root.is_none() {
-            self.open_root(root);
-        }
-        let mut cursor = root.walk();
-        for child in root.children(&mut cursor).take(items) {
-            self.note_errors(child);
-        }
-        self.children(root, 0..items, &Cuts::NONE)?;
-        self.make_room();
+        self.walk_children(root, items, &Cuts::NONE)?;
         Ok(root
             .child(items - 1)
             .map_or(root.start_byte(), |c| c.end_byte()))
+    }
+
+    /// Walks the first `items` children of a piece's root into the tree
+    /// (opening the tree's root with the first piece), counting their
+    /// errors (all of the root's when they are all its children), and
+    /// filling in `cuts`.
+    fn walk_children(
+        &mut self,
+        root: tree_sitter::Node<'_>,
+        items: usize,
+        cuts: &Cuts<'_>,
+    ) -> Result<()> {
+        if self.root.is_none() {
+            self.open_root(root);
+        }
+        if items == root.child_count() {
+            self.note_errors(root);
+        } else {
+            let mut cursor = root.walk();
+            for child in root.children(&mut cursor).take(items) {
+                self.note_errors(child);
+            }
+        }
+        self.children(root, 0..items, cuts)?;
+        self.make_room();
+        Ok(())
     }
 
     /// Walks `piece`, a run of items with a parse error: whole if it parses
