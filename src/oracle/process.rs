@@ -272,13 +272,8 @@ fn proc_stat(pid: &str) -> Option<(char, i32, i32)> {
 /// `timeout`, orphaned to us, end a zombie. Taken before the kill, while
 /// every descendant still links to the leader.
 pub(super) fn descendants(leader: i32) -> Vec<i32> {
-    let Ok(entries) = fs::read_dir("/proc") else {
-        return Vec::new();
-    };
-    let parents: Vec<(i32, i32)> = entries
-        .flatten()
-        .filter_map(|entry| {
-            let pid = entry.file_name().to_str()?.parse::<i32>().ok()?;
+    let parents: Vec<(i32, i32)> = pids_since(leader)
+        .filter_map(|pid| {
             let (state, ppid, _) = proc_stat(&pid.to_string())?;
             (!matches!(state, 'Z' | 'X')).then_some((pid, ppid))
         })
@@ -297,6 +292,32 @@ pub(super) fn descendants(leader: i32) -> Vec<i32> {
     }
     family.remove(0);
     family
+}
+
+/// The pids in `/proc` that may belong to processes started after process
+/// `first` was: those above it while the kernel has not wrapped its pid
+/// counter since (`/proc/sys/kernel/ns_last_pid` is at or above `first`),
+/// every pid otherwise. A test's descendants and the members of its group
+/// are among them, so a cancelled test's `/proc` scan reads the stat of a
+/// few new processes instead of every process of the machine. (A test that
+/// starts a whole cycle of pids, tens of thousands of processes, while it
+/// runs could hide a descendant that left its group below `first`; a
+/// timed-out test's strays are found by their marker anyway.)
+fn pids_since(first: i32) -> impl Iterator<Item = i32> {
+    let last = fs::read_to_string("/proc/sys/kernel/ns_last_pid")
+        .ok()
+        .and_then(|s| s.trim().parse::<i32>().ok());
+    let floor = if last.is_some_and(|last| last >= first) {
+        first
+    } else {
+        0
+    };
+    fs::read_dir("/proc")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<i32>().ok())
+        .filter(move |&pid| pid >= floor)
 }
 
 /// SIGKILLs `family` (a killed test's [`descendants`]) and reaps those that
@@ -320,18 +341,9 @@ pub(super) fn kill_family(family: &[i32]) {
 /// Whether a process of `group` is alive (not a zombie); false where there
 /// is no `/proc`.
 fn group_has_live_member(group: i32) -> bool {
-    let Ok(entries) = fs::read_dir("/proc") else {
-        return false;
-    };
-    entries.flatten().any(|entry| {
-        let name = entry.file_name();
-        let Some(pid) = name
-            .to_str()
-            .filter(|n| n.bytes().all(|b| b.is_ascii_digit()))
-        else {
-            return false;
-        };
-        proc_stat(pid).is_some_and(|(state, _, pgrp)| pgrp == group && !matches!(state, 'Z' | 'X'))
+    pids_since(group).any(|pid| {
+        proc_stat(&pid.to_string())
+            .is_some_and(|(state, _, pgrp)| pgrp == group && !matches!(state, 'Z' | 'X'))
     })
 }
 
@@ -549,5 +561,37 @@ mod tests {
     fn run_markers_are_stable_within_a_run() {
         assert_eq!(run_marker(), run_marker());
         assert!(run_marker().starts_with(&format!("{}-", std::process::id())));
+    }
+
+    #[test]
+    fn descendants_include_those_that_left_the_group_and_no_one_else() {
+        use std::os::unix::process::CommandExt;
+        // `timeout` moves itself and its command to a group of their own.
+        let mut child = std::process::Command::new("sh")
+            .args(["-c", "timeout 60 sleep 30 & wait"])
+            .process_group(0)
+            .spawn()
+            .unwrap();
+        let leader = child.id() as i32;
+        let waiter = ExitWaiter::new(&child);
+        let deadline = Instant::now() + Duration::from_secs(10);
+        let mut family = descendants(leader);
+        while family.len() < 2 && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(10));
+            family = descendants(leader);
+        }
+        let stats: Vec<_> = family
+            .iter()
+            .map(|pid| proc_stat(&pid.to_string()).unwrap())
+            .collect();
+        kill_group(&mut child, &waiter, leader, Duration::from_millis(100));
+        kill_family(&family);
+        assert_eq!(family.len(), 2, "timeout and sleep: {family:?}");
+        // timeout is the shell's child, sleep timeout's; both in a group
+        // other than the test's.
+        assert_eq!(stats[0].1, leader);
+        assert_eq!(stats[1].1, family[0]);
+        assert!(stats.iter().all(|&(_, _, group)| group != leader));
+        assert!(family.iter().all(|&pid| is_dead(pid as u32)));
     }
 }
