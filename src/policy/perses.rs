@@ -521,7 +521,8 @@ impl Perses {
 impl Perses {
     fn tutorial_start_pass(&mut self, config: &Configuration) {
         let tree = &self.tree;
-        let (size, live) = tree.sizes_and_liveness(config);
+        let earlier = self.pass.as_deref().map(|p| &p.live);
+        let (size, live) = tree.sizes_and_liveness(config, earlier);
         let order = size_order(tree, &live, &size);
         self.pass = Some(Arc::new(PassData { live, size, order }));
         self.pick_active();

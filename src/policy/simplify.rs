@@ -124,7 +124,7 @@ impl PassData {
                 next_kept[u as usize + 1]
             };
         }
-        let (size, live) = tree.sizes_and_liveness(config);
+        let (size, live) = tree.sizes_and_liveness(config, None);
         let mut by_kind: HashMap<KindId, Vec<NodeId>> = HashMap::default();
         for n in 0..tree.len() as NodeId {
             if size.get(n) > 0

@@ -185,7 +185,8 @@ impl Policy for TPdd {
 
     fn start_pass(&mut self, config: &Configuration) {
         self.last = None;
-        let (size, live) = self.tree.sizes_and_liveness(config);
+        let earlier = self.pass.as_deref().map(|p| &p.live);
+        let (size, live) = self.tree.sizes_and_liveness(config, earlier);
         self.pass = Some(Arc::new(PassData { live, size }));
     }
 

@@ -13,6 +13,7 @@ pub mod blocks;
 mod compact;
 pub(crate) mod item_ends;
 pub(crate) mod layout;
+mod liveness;
 pub(crate) mod names;
 pub mod parse;
 pub mod sitter;
@@ -23,13 +24,12 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 use std::sync::{Arc, OnceLock};
 
-use rustc_hash::FxHashMap;
-
-use crate::bitset::BitSet;
 use crate::configuration::{Configuration, Delta};
 use crate::grammar::{Grammar, KindId, Role, SlotId};
 use crate::units::Units;
 use compact::{NarrowU32s, RankedBits};
+use liveness::EmptySubtrees;
+pub(crate) use liveness::Liveness;
 
 /// A node's index in the arena (preorder; the root is 0).
 pub(crate) type NodeId = u32;
@@ -256,14 +256,22 @@ impl Tree {
     /// Which nodes still exist in `config` (see [`Liveness`]).
     #[cfg(test)]
     pub(crate) fn liveness(&self, config: &Configuration) -> Liveness {
-        self.sizes_and_liveness(config).1
+        self.sizes_and_liveness(config, None).1
     }
 
     /// [`Self::sizes`] and `Self::liveness` at once: liveness asks the
-    /// sizes which nodes hold a kept token.
-    pub(crate) fn sizes_and_liveness(&self, config: &Configuration) -> (Sizes, Liveness) {
+    /// sizes which nodes hold a kept token. Given the liveness of an
+    /// `earlier` configuration of this tree (the last pass's), it is
+    /// updated from it where few units changed.
+    pub(crate) fn sizes_and_liveness(
+        &self,
+        config: &Configuration,
+        earlier: Option<&Liveness>,
+    ) -> (Sizes, Liveness) {
         let sizes = self.sizes(config);
-        let live = Liveness::compute(self, config, &sizes);
+        let live = earlier
+            .and_then(|e| Liveness::update(self, config, &sizes, e))
+            .unwrap_or_else(|| Liveness::compute(self, config, &sizes));
         (sizes, live)
     }
 
@@ -476,366 +484,6 @@ impl Sizes {
         let first = self.is_token.rank(n);
         let end = self.is_token.rank(n + self.size.get(n));
         self.kept.rank(end) - self.kept.rank(first)
-    }
-}
-
-/// Which nodes still exist in a configuration.
-///
-/// A token exists iff it is kept. A node with mandatory parts exists iff all
-/// of them exist (and, for a one-or-more slot, at least one of its elements);
-/// a node with no mandatory parts (a bare list) exists iff its parent does.
-/// A mandatory part that no longer exists still counts as there when a
-/// descendant took its place: its kept tokens all lie under one child, and
-/// what stands there (that child, or what stands in the child's place)
-/// fits the part's slot — as after a replacement, which deletes a node's
-/// tokens around a descendant (`int a[9] = {1}` minus `[9]` is an
-/// `init_declarator` whose declarator is the identifier `a`). Without this,
-/// every ancestor up to the first optional slot would die with the
-/// replaced node, and no later replacement inside them could be checked
-/// against the slot it really fills.
-/// The separators of a separated list are not mandatory parts: deleting an
-/// element takes one along. A node whose one kept token carries a rewrite
-/// exists: it was replaced by that text (a simplification keeps a node's
-/// first token, rewritten, and deletes the rest).
-pub(crate) struct Liveness {
-    live: BitSet,
-}
-
-/// A node's own existence: `Some(all its mandatory parts exist)`, or `None`
-/// for a node without mandatory parts, which exists iff its parent does.
-type Intrinsic = Option<bool>;
-
-/// A column of [`Intrinsic`] values, two bits a node.
-#[derive(Debug)]
-struct Intrinsics {
-    /// Nodes with mandatory parts.
-    some: BitSet,
-    /// Of those, the ones whose mandatory parts all exist.
-    value: BitSet,
-}
-
-impl Intrinsics {
-    fn new(n: u32) -> Self {
-        Intrinsics {
-            some: BitSet::empty(n),
-            value: BitSet::empty(n),
-        }
-    }
-
-    fn get(&self, id: NodeId) -> Intrinsic {
-        self.some.contains(id).then(|| self.value.contains(id))
-    }
-
-    /// Sets a node's value (once; every node starts as `None`).
-    fn set(&mut self, id: NodeId, v: Intrinsic) {
-        if let Some(v) = v {
-            self.some.insert(id);
-            if v {
-                self.value.insert(id);
-            }
-        }
-    }
-}
-
-/// Liveness facts that depend on the tree alone: a subtree with no kept
-/// token always looks the same, so its nodes' intrinsic existence is
-/// computed once per tree, and a dead such subtree whose nodes all depend
-/// on their parents or are dead on their own is skipped in O(1).
-#[derive(Debug)]
-struct EmptySubtrees {
-    /// Each node's intrinsic existence when its subtree keeps no token.
-    intrinsic: Intrinsics,
-    /// Whether some node of the subtree exists on its own even then (all
-    /// its mandatory parts are bare lists).
-    any_exists: BitSet,
-}
-
-impl EmptySubtrees {
-    fn compute(tree: &Tree) -> Self {
-        let n = tree.len() as u32;
-        let mut intrinsic = Intrinsics::new(n);
-        for id in (0..n).rev() {
-            let own = if tree.is_leaf(id) {
-                Some(false)
-            } else {
-                // Nothing stands in the place of a node without kept tokens.
-                Liveness::intrinsic_of(tree, id, |c| intrinsic.get(c), |_| false)
-            };
-            intrinsic.set(id, own);
-        }
-        let mut any_exists = BitSet::empty(n);
-        for id in (0..n).rev() {
-            if intrinsic.get(id) == Some(true) || tree.children(id).any(|c| any_exists.contains(c))
-            {
-                any_exists.insert(id);
-            }
-        }
-        EmptySubtrees {
-            intrinsic,
-            any_exists,
-        }
-    }
-}
-
-impl Liveness {
-    /// O(nodes on the paths to kept tokens, plus the subtrees next to them
-    /// that hold none), not O(all nodes): late in a run, when few tokens
-    /// are left of a large input, most of the tree is skipped. Bits per
-    /// node, plus a map for the few nodes something else stands in for.
-    fn compute(tree: &Tree, config: &Configuration, sizes: &Sizes) -> Self {
-        let n = tree.len() as u32;
-        let empty = tree.empty.get_or_init(|| EmptySubtrees::compute(tree));
-        let replaced = Self::replaced(tree, config, sizes);
-        // The nodes holding a kept token; for the others the empty-subtree
-        // values apply.
-        let holding = Self::holding(tree, config);
-        // Their intrinsic existence, bottom-up.
-        let mut computed = Intrinsics::new(n);
-        // The holding nodes in whose place something else stands, or
-        // nothing (`NONE`); in every other holding node's place stands
-        // the node itself.
-        let mut displaced: FxHashMap<NodeId, NodeId> = FxHashMap::default();
-        // Only a holding node that does not exist on its own (`Some(false)`)
-        // can have another, or nothing, in its place.
-        let occupant = |computed: &Intrinsics, displaced: &FxHashMap<NodeId, NodeId>, c: NodeId| {
-            if !holding.contains(c) {
-                NONE
-            } else if computed.get(c) == Some(false) {
-                displaced.get(&c).copied().unwrap_or(c)
-            } else {
-                c
-            }
-        };
-        for id in holding.iter_rev() {
-            let intrinsic = |c: NodeId| {
-                if holding.contains(c) {
-                    computed.get(c)
-                } else {
-                    empty.intrinsic.get(c)
-                }
-            };
-            // A leaf holding a kept token is that token; a replaced node
-            // is its rewrite.
-            let own = if tree.is_leaf(id) || replaced.as_ref().is_some_and(|r| r.contains(id)) {
-                Some(true)
-            } else {
-                Self::intrinsic_of(tree, id, intrinsic, |c| {
-                    occupant(&computed, &displaced, c) != NONE
-                })
-            };
-            let stands = Self::occupant_of(
-                tree,
-                id,
-                own,
-                |c| holding.contains(c),
-                |c| occupant(&computed, &displaced, c),
-            );
-            computed.set(id, own);
-            if stands != id {
-                displaced.insert(id, stands);
-            }
-        }
-        // Existence top-down, in preorder.
-        let mut live = BitSet::empty(n);
-        let mut id = 0;
-        while id < n {
-            let holds = holding.contains(id);
-            let own = if holds {
-                computed.get(id)
-            } else {
-                empty.intrinsic.get(id)
-            };
-            let is_live = match own {
-                Some(v) => v,
-                None => tree.parent(id).is_none_or(|p| live.contains(p)),
-            };
-            if is_live {
-                live.insert(id);
-            } else if !holds && !empty.any_exists.contains(id) {
-                // Dead, and so is everything below: skip it.
-                id = tree.subtree_end(id);
-                continue;
-            }
-            id += 1;
-        }
-        Liveness { live }
-    }
-
-    /// What stands in node `id`'s place, given its intrinsic existence
-    /// `own`, which of its children hold a kept token (`holds`) and what
-    /// stands in theirs (`occupant`): `id` itself if it exists (or depends
-    /// on its parent); if not, what stands in the place of its one child
-    /// holding kept tokens, if that fits `id`'s slot; else nothing (`NONE`).
-    fn occupant_of(
-        tree: &Tree,
-        id: NodeId,
-        own: Intrinsic,
-        holds: impl Fn(NodeId) -> bool,
-        occupant: impl Fn(NodeId) -> NodeId,
-    ) -> NodeId {
-        if own != Some(false) {
-            return id;
-        }
-        let mut holding = tree.children(id).filter(|&c| holds(c));
-        let (Some(c), None) = (holding.next(), holding.next()) else {
-            return NONE;
-        };
-        let o = occupant(c);
-        if o != NONE && tree.slot_of_accepts(id, tree.kind(o)) {
-            o
-        } else {
-            NONE
-        }
-    }
-
-    /// Node `id`'s intrinsic existence from its children's (`child`) and
-    /// whether something stands in a child's place (`stands`).
-    fn intrinsic_of(
-        tree: &Tree,
-        id: NodeId,
-        child: impl Fn(NodeId) -> Intrinsic,
-        stands: impl Fn(NodeId) -> bool,
-    ) -> Intrinsic {
-        let mut has_mandatory = false;
-        let mut ok = true;
-        let mut plus_slots: Vec<(SlotId, bool)> = Vec::new();
-        let separated = tree.grammar.has_separators(tree.kind(id));
-        for c in tree.children(id) {
-            match tree.role(c) {
-                // Separators go and come with the elements they separate.
-                Role::Mandatory if separated && tree.is_separator_child(id, c) => {}
-                Role::Mandatory => {
-                    has_mandatory = true;
-                    // A child that depends on its parent exists iff this node does.
-                    if child(c) == Some(false) && !stands(c) {
-                        ok = false;
-                    }
-                }
-                Role::PlusElem => {
-                    has_mandatory = true;
-                    let exists = child(c) != Some(false) || stands(c);
-                    let slot = tree.slot(c).unwrap_or(NONE);
-                    match plus_slots.iter_mut().find(|(s, _)| *s == slot) {
-                        Some((_, any)) => *any |= exists,
-                        None => plus_slots.push((slot, exists)),
-                    }
-                }
-                _ => {}
-            }
-        }
-        if plus_slots.iter().any(|&(_, any)| !any) {
-            ok = false;
-        }
-        has_mandatory.then_some(ok)
-    }
-
-    /// The definition, node by node over the whole tree: what
-    /// [`Self::compute`] must agree with.
-    #[cfg(test)]
-    fn compute_by_definition(tree: &Tree, config: &Configuration) -> Self {
-        let n = tree.len() as u32;
-        // A node with one kept token, a rewritten one, was replaced.
-        let sizes = tree.sizes(config);
-        let replaced = (!config.rewrites.is_empty()).then(|| {
-            BitSet::from_units(
-                n,
-                (0..n).filter(|&id| {
-                    sizes.get(id) == 1
-                        && config
-                            .rewrites
-                            .range(tree.tokens(id))
-                            .any(|(&u, _)| config.kept.contains(u))
-                }),
-            )
-        });
-        let mut intrinsic: Vec<Intrinsic> = vec![None; n as usize];
-        let mut occupant: Vec<NodeId> = vec![NONE; n as usize];
-        let holds = |c: NodeId| config.kept.any_in(tree.tokens(c));
-        for id in (0..n).rev() {
-            intrinsic[id as usize] = if tree.is_leaf(id) {
-                let t = tree.tokens(id);
-                Some(t.start < t.end && config.kept.contains(t.start))
-            } else if replaced.as_ref().is_some_and(|r| r.contains(id)) {
-                Some(true)
-            } else {
-                Self::intrinsic_of(
-                    tree,
-                    id,
-                    |c| intrinsic[c as usize],
-                    |c| occupant[c as usize] != NONE,
-                )
-            };
-            if holds(id) {
-                occupant[id as usize] =
-                    Self::occupant_of(tree, id, intrinsic[id as usize], holds, |c| {
-                        occupant[c as usize]
-                    });
-            }
-        }
-        let mut live = BitSet::empty(n);
-        for id in 0..n {
-            let is_live = match intrinsic[id as usize] {
-                Some(v) => v,
-                None => tree.parent(id).is_none_or(|p| live.contains(p)),
-            };
-            if is_live {
-                live.insert(id);
-            }
-        }
-        Liveness { live }
-    }
-
-    /// The nodes whose one kept token carries a rewrite (`None` without
-    /// rewrites, the usual case).
-    fn replaced(tree: &Tree, config: &Configuration, sizes: &Sizes) -> Option<BitSet> {
-        if config.rewrites.is_empty() {
-            return None;
-        }
-        // The nodes with one kept token, a rewritten one: from its leaf up
-        // to the first ancestor holding more.
-        let mut replaced = BitSet::empty(tree.len() as u32);
-        for (&u, _) in config.rewrites.iter() {
-            if !config.kept.contains(u) {
-                continue;
-            }
-            let mut at = Some(tree.is_token.select(u));
-            while let Some(id) = at.filter(|&id| sizes.get(id) == 1) {
-                replaced.insert(id);
-                at = tree.parent(id);
-            }
-        }
-        Some(replaced)
-    }
-
-    /// The nodes holding a kept token: the kept tokens' leaves and their
-    /// ancestors, each reached once. O(nodes holding one + kept tokens),
-    /// by the leaves in order while most tokens are kept, else by each
-    /// kept token's leaf.
-    fn holding(tree: &Tree, config: &Configuration) -> BitSet {
-        let mut holding = BitSet::empty(tree.len() as u32);
-        let mut up = |leaf: NodeId| {
-            let mut at = Some(leaf);
-            while let Some(id) = at.filter(|&id| holding.insert(id)) {
-                at = tree.parent(id);
-            }
-        };
-        let kept = config.kept.len();
-        if kept > tree.is_token.ones() / 8 {
-            for (unit, leaf) in tree.is_token.positions().enumerate() {
-                if config.kept.contains(unit as u32) {
-                    up(leaf);
-                }
-            }
-        } else {
-            for unit in config.kept.iter() {
-                up(tree.is_token.select(unit));
-            }
-        }
-        holding
-    }
-
-    pub(crate) fn is_live(&self, n: NodeId) -> bool {
-        self.live.contains(n)
     }
 }
 

@@ -561,12 +561,27 @@ mod tests {
 
     const JSON_SAMPLE: &str = "{\"a\": [1, 2.5e3, -3, true, false, null],\n \"b\": {\"c\": \"x\\ty\\u00e9\"}, \"d\": []}\n";
 
-    /// Liveness skips subtrees without kept tokens; on random deletions of
-    /// subtrees and tokens (from a few to nearly all), with and without
-    /// rewrites, it must say what the node-by-node definition says.
-    #[test]
-    fn liveness_agrees_with_its_definition_on_random_configurations() {
-        let inputs = [
+    /// Asserts that `live` says of every node what the definition says.
+    fn assert_live_as_defined(
+        tree: &Tree,
+        config: &Configuration,
+        live: &crate::tree::Liveness,
+        context: &str,
+    ) {
+        let reference = crate::tree::Liveness::compute_by_definition(tree, config);
+        for id in 0..tree.len() as NodeId {
+            assert_eq!(
+                live.is_live(id),
+                reference.is_live(id),
+                "{context}: node {id} ({})",
+                tree.kind_name(id)
+            );
+        }
+    }
+
+    /// Inputs the liveness tests delete from at random.
+    fn liveness_samples() -> [(Language, &'static str); 4] {
+        [
             (Language::named("c"), C_SAMPLE),
             (
                 Language::named("c"),
@@ -577,7 +592,15 @@ mod tests {
                 Language::named("json"),
                 include_str!("../../fixtures/json-deep/config.json"),
             ),
-        ];
+        ]
+    }
+
+    /// Liveness skips subtrees without kept tokens; on random deletions of
+    /// subtrees and tokens (from a few to nearly all), with and without
+    /// rewrites, it must say what the node-by-node definition says.
+    #[test]
+    fn liveness_agrees_with_its_definition_on_random_configurations() {
+        let inputs = liveness_samples();
         let mut rng = XorShift(0x5851_f42d_4c95_7f2d);
         for (lang, src) in inputs {
             let (tree, units) = parsed(lang, src);
@@ -616,17 +639,71 @@ mod tests {
                     config.rewrites = std::sync::Arc::new(rewrites);
                 }
                 let fast = tree.liveness(&config);
-                let reference = crate::tree::Liveness::compute_by_definition(&tree, &config);
-                for id in 0..tree.len() as NodeId {
-                    assert_eq!(
-                        fast.is_live(id),
-                        reference.is_live(id),
-                        "{lang:?} round {round}: node {id} ({})",
-                        tree.kind_name(id)
+                assert_live_as_defined(&tree, &config, &fast, &format!("{lang:?} round {round}"));
+            }
+        }
+    }
+
+    /// Liveness updated from the last pass's after each commit (deletions
+    /// of subtrees, of a node around a descendant, of single tokens, with
+    /// rewrites coming and going, and now and then tokens kept again, as
+    /// a guessed configuration is) must be what a fresh computation gives.
+    #[test]
+    fn liveness_updated_after_random_commits_agrees_with_a_fresh_computation() {
+        let inputs = liveness_samples();
+        let mut rng = XorShift(0x2f6b_9a3c_51d4_e807);
+        let mut updates = 0;
+        for (lang, src) in inputs {
+            let (tree, units) = parsed(lang, src);
+            let n = tree.len() as u64;
+            for _ in 0..8 {
+                let mut config = Configuration::full(units.len());
+                let mut live = tree.sizes_and_liveness(&config, None).1;
+                for step in 0..40 {
+                    let before = config.clone();
+                    let node = (rng.next() % n) as NodeId;
+                    let end = tree.descendants(node).end;
+                    match rng.next() % 5 {
+                        0 if end > node + 1 => {
+                            let d = node + 1 + (rng.next() % u64::from(end - node - 1)) as NodeId;
+                            let (outer, inner) = (tree.tokens(node), tree.tokens(d));
+                            config.kept.remove_range(outer.start..inner.start);
+                            config.kept.remove_range(inner.end..outer.end);
+                        }
+                        1 => {
+                            let t = tree.tokens(node);
+                            if t.start < t.end {
+                                config.kept.remove(t.start);
+                            }
+                        }
+                        2 => {
+                            let mut rewrites = (*config.rewrites).clone();
+                            let t = tree.tokens(node);
+                            if rewrites.remove(&t.start).is_none() && t.start < t.end {
+                                rewrites.insert(t.start, std::sync::Arc::<[u8]>::from(&b"0"[..]));
+                            }
+                            config.rewrites = std::sync::Arc::new(rewrites);
+                        }
+                        3 if step % 4 == 3 => config.kept.insert_range(tree.tokens(node)),
+                        _ => {
+                            config.kept.remove_range(tree.tokens(node));
+                        }
+                    }
+                    let sizes = tree.sizes(&config);
+                    let updated = crate::tree::Liveness::update(&tree, &config, &sizes, &live);
+                    updates += usize::from(updated.is_some());
+                    live = updated.unwrap_or_else(|| tree.sizes_and_liveness(&config, None).1);
+                    let context = format!(
+                        "{lang:?} step {step}, {:?} -> {:?}",
+                        before.kept.runs(),
+                        config.kept.runs()
                     );
+                    assert_live_as_defined(&tree, &config, &live, &context);
                 }
             }
         }
+        // Most commits are updates, not fresh computations.
+        assert!(updates > 4 * 8 * 40 / 2, "{updates} updates");
     }
 
     #[test]

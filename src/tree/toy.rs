@@ -248,9 +248,13 @@ mod liveness_tests {
       {"type": "pair", "named": true, "fields": {
         "left": {"multiple": false, "required": true, "types": [{"type": "x", "named": true}]},
         "right": {"multiple": false, "required": true, "types": [{"type": "wrap", "named": true}]}}},
+      {"type": "duo", "named": true, "fields": {
+        "left": {"multiple": false, "required": true, "types": [{"type": "x", "named": true}]},
+        "right": {"multiple": false, "required": true, "types": [{"type": "list", "named": true}]}}},
       {"type": "list", "named": true, "fields": {},
        "children": {"multiple": true, "required": false, "types": [
-         {"type": "x", "named": true}, {"type": "wrap", "named": true}, {"type": "pair", "named": true}]}},
+         {"type": "x", "named": true}, {"type": "wrap", "named": true}, {"type": "pair", "named": true},
+         {"type": "duo", "named": true}]}},
       {"type": "x", "named": true}
     ]"#;
 
@@ -266,12 +270,19 @@ mod liveness_tests {
     }
 
     fn random_node(b: &mut ToyBuilder, rng: &mut Rng, depth: u32) -> u32 {
-        match if depth == 0 { 0 } else { rng.below(3) } {
+        match if depth == 0 { 0 } else { rng.below(4) } {
             0 => b.named_leaf("x", "a"),
             1 => {
                 let left = b.named_leaf("x", "l");
                 let right = random_wrap(b, rng, depth - 1);
                 b.node("pair", &[(Some("left"), left), (Some("right"), right)])
+            }
+            2 => {
+                // A bare list beside a token: it dies with the token.
+                let left = b.named_leaf("x", "d");
+                let wrap = random_wrap(b, rng, depth - 1);
+                let list = b.node("list", &[(None, wrap)]);
+                b.node("duo", &[(Some("left"), left), (Some("right"), list)])
             }
             _ => random_wrap(b, rng, depth - 1),
         }
@@ -286,17 +297,22 @@ mod liveness_tests {
         b.node("wrap", &[(Some("inner"), list)])
     }
 
+    /// A tree of up to four random nodes under a root.
+    fn random_tree(rng: &mut Rng) -> (Tree, Units) {
+        let mut b = ToyBuilder::new(WRAPPED_LISTS);
+        let top: Vec<u32> = (0..1 + rng.below(4))
+            .map(|_| random_node(&mut b, rng, 4))
+            .collect();
+        let children: Vec<(Option<&str>, u32)> = top.iter().map(|&c| (None, c)).collect();
+        let root = b.node("root", &children);
+        b.build(root)
+    }
+
     #[test]
     fn liveness_agrees_with_its_definition_around_empty_lists() {
         let mut rng = Rng(0x2545_f491_4f6c_dd1d);
         for _ in 0..200 {
-            let mut b = ToyBuilder::new(WRAPPED_LISTS);
-            let top: Vec<u32> = (0..1 + rng.below(4))
-                .map(|_| random_node(&mut b, &mut rng, 4))
-                .collect();
-            let children: Vec<(Option<&str>, u32)> = top.iter().map(|&c| (None, c)).collect();
-            let root = b.node("root", &children);
-            let (tree, units) = b.build(root);
+            let (tree, units) = random_tree(&mut rng);
             for _ in 0..10 {
                 let mut config = Configuration::full(units.len());
                 for u in 0..units.len() {
@@ -308,6 +324,32 @@ mod liveness_tests {
                 let reference = Liveness::compute_by_definition(&tree, &config);
                 for id in 0..tree.len() as NodeId {
                     assert_eq!(fast.is_live(id), reference.is_live(id), "node {id}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn liveness_updated_unit_by_unit_agrees_with_its_definition_around_empty_lists() {
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..200 {
+            let (tree, units) = random_tree(&mut rng);
+            let mut config = Configuration::full(units.len());
+            let mut live = tree.sizes_and_liveness(&config, None).1;
+            for _ in 0..units.len() * 2 {
+                // A unit dropped, or now and then kept again.
+                let u = rng.below(u64::from(units.len())) as u32;
+                if rng.below(4) == 0 {
+                    config.kept.insert(u);
+                } else {
+                    config.kept.remove(u);
+                }
+                let sizes = tree.sizes(&config);
+                live = Liveness::update(&tree, &config, &sizes, &live)
+                    .unwrap_or_else(|| tree.sizes_and_liveness(&config, None).1);
+                let reference = Liveness::compute_by_definition(&tree, &config);
+                for id in 0..tree.len() as NodeId {
+                    assert_eq!(live.is_live(id), reference.is_live(id), "node {id}");
                 }
             }
         }

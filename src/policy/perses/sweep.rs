@@ -42,7 +42,8 @@ impl Perses {
 
     pub(super) fn sweep_start_pass(&mut self, config: &Configuration) {
         let tree = &self.tree;
-        let (size, live) = tree.sizes_and_liveness(config);
+        let earlier = self.pass.as_deref().map(|p| &p.live);
+        let (size, live) = tree.sizes_and_liveness(config, earlier);
         let mut sweep = self.sweep.take().unwrap_or_else(|| Sweep {
             order: Arc::new(size_order(tree, &live, &size)),
             cursor: 0,
