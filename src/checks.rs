@@ -41,7 +41,7 @@ pub(crate) fn trusted_oracle(
     input: &Input,
     interrupted: &AtomicBool,
 ) -> Result<Option<ScriptOracle>> {
-    let cancel = Watch::Flag(interrupted);
+    let cancel = Watch::Interrupt(interrupted);
     let probe = probe(settings, script, input)?;
     // Quiet, the signature is shown by --print-oracle only.
     let shown = !settings.quiet || settings.print_oracle;
@@ -201,7 +201,12 @@ pub(crate) fn shown_signature_of(
     interrupted: &AtomicBool,
 ) -> Result<Option<Signature>> {
     let probe = probe(settings, script, input)?;
-    shown_signature(&probe, &input.source, signature, Watch::Flag(interrupted))
+    shown_signature(
+        &probe,
+        &input.source,
+        signature,
+        Watch::Interrupt(interrupted),
+    )
 }
 
 /// When `signature` holds unsymbolized frames (module and offset, as the
@@ -240,7 +245,7 @@ pub(crate) fn crash_signature_of(
         return Ok(None);
     };
     let (_, signature) = probe
-        .crash_signature(&input.source, depth, Watch::Flag(interrupted))
+        .crash_signature(&input.source, depth, Watch::Interrupt(interrupted))
         .map_err(unusable)?;
     Ok(signature)
 }

@@ -12,6 +12,7 @@
 //! `stages.rs`) import this module and not one another.
 
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::configuration::Configuration;
@@ -180,19 +181,9 @@ pub struct CancelSignal {
 
 impl CancelSignal {
     pub fn new() -> Self {
-        #[cfg(target_os = "linux")]
-        // SAFETY: eventfd takes an initial count and flags; it returns a new
-        // fd or -1.
-        let wake = match unsafe { libc::eventfd(0, libc::EFD_CLOEXEC | libc::EFD_NONBLOCK) } {
-            // SAFETY: `fd` was just returned by eventfd and is owned here only.
-            fd if fd >= 0 => Some(unsafe { OwnedFd::from_raw_fd(fd) }),
-            _ => None,
-        };
-        #[cfg(not(target_os = "linux"))]
-        let wake = None;
         CancelSignal {
             flag: AtomicBool::new(false),
-            wake,
+            wake: new_eventfd(),
         }
     }
 
@@ -200,10 +191,7 @@ impl CancelSignal {
     pub fn cancel(&self) {
         self.flag.store(true, Ordering::SeqCst);
         if let Some(fd) = &self.wake {
-            let one = 1u64.to_ne_bytes();
-            // SAFETY: writes 8 bytes from a live buffer to an eventfd we own;
-            // a full counter (EAGAIN) still leaves it readable.
-            unsafe { libc::write(fd.as_raw_fd(), one.as_ptr().cast(), one.len()) };
+            wake(fd);
         }
     }
 
@@ -218,19 +206,23 @@ impl Default for CancelSignal {
     }
 }
 
-/// What a running test watches to know it should stop: a plain flag (set
-/// by a signal handler; looked at every few milliseconds) or a
-/// [`CancelSignal`] (which wakes the waiter itself).
+/// What a running test watches to know it should stop: a plain flag
+/// (looked at every few milliseconds), the run's interrupt flag (set by
+/// the signal handlers, which then wake the waiter through
+/// [`wake_interrupted`] where [`make_interrupt_wake`] was called, else
+/// looked at as a plain flag), or a [`CancelSignal`] (which wakes the
+/// waiter itself).
 #[derive(Clone, Copy)]
 pub enum Watch<'a> {
     Flag(&'a AtomicBool),
+    Interrupt(&'a AtomicBool),
     Signal(&'a CancelSignal),
 }
 
 impl Watch<'_> {
     pub fn is_cancelled(self) -> bool {
         match self {
-            Watch::Flag(flag) => flag.load(Ordering::SeqCst),
+            Watch::Flag(flag) | Watch::Interrupt(flag) => flag.load(Ordering::SeqCst),
             Watch::Signal(signal) => signal.is_cancelled(),
         }
     }
@@ -239,7 +231,50 @@ impl Watch<'_> {
     pub fn wake_fd(self) -> Option<i32> {
         match self {
             Watch::Flag(_) => None,
+            Watch::Interrupt(_) => INTERRUPT_WAKE.get()?.as_ref().map(AsRawFd::as_raw_fd),
             Watch::Signal(signal) => signal.wake.as_ref().map(AsRawFd::as_raw_fd),
         }
+    }
+}
+
+/// A new eventfd (Linux; `None` elsewhere or if none can be made).
+fn new_eventfd() -> Option<OwnedFd> {
+    #[cfg(target_os = "linux")]
+    // SAFETY: eventfd takes an initial count and flags; it returns a new
+    // fd or -1.
+    let wake = match unsafe { libc::eventfd(0, libc::EFD_CLOEXEC | libc::EFD_NONBLOCK) } {
+        // SAFETY: `fd` was just returned by eventfd and is owned here only.
+        fd if fd >= 0 => Some(unsafe { OwnedFd::from_raw_fd(fd) }),
+        _ => None,
+    };
+    #[cfg(not(target_os = "linux"))]
+    let wake = None;
+    wake
+}
+
+/// Makes `fd` (an eventfd) readable for good. Async-signal-safe.
+fn wake(fd: &OwnedFd) {
+    let one = 1u64.to_ne_bytes();
+    // SAFETY: writes 8 bytes from a live buffer to an eventfd we own; a
+    // full counter (EAGAIN) still leaves it readable.
+    unsafe { libc::write(fd.as_raw_fd(), one.as_ptr().cast(), one.len()) };
+}
+
+/// The eventfd that becomes readable when the run is interrupted (see
+/// [`Watch::Interrupt`]), once [`make_interrupt_wake`] made it.
+static INTERRUPT_WAKE: OnceLock<Option<OwnedFd>> = OnceLock::new();
+
+/// Makes the eventfd [`wake_interrupted`] writes to; called before the
+/// signal handlers are installed.
+pub fn make_interrupt_wake() {
+    INTERRUPT_WAKE.get_or_init(new_eventfd);
+}
+
+/// Wakes every test that watches the interrupt, from a signal handler
+/// that runs after the one setting the interrupt flag: only an atomic load
+/// and a write, both async-signal-safe.
+pub fn wake_interrupted() {
+    if let Some(Some(fd)) = INTERRUPT_WAKE.get() {
+        wake(fd);
     }
 }

@@ -50,6 +50,7 @@ fn failed(err: &anyhow::Error) -> ExitCode {
 fn install_signal_handlers(signals: &Signals) -> std::io::Result<()> {
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     use signal_hook::flag;
+    reduce::interfaces::make_interrupt_wake();
     for sig in [SIGINT, SIGTERM, SIGHUP] {
         // Runs before the conditional shutdown below (handlers run in the
         // order they were registered).
@@ -66,6 +67,12 @@ fn install_signal_handlers(signals: &Signals) -> std::io::Result<()> {
         flag::register_conditional_shutdown(sig, 128 + sig, Arc::clone(&signals.interrupted))?;
         flag::register(sig, Arc::clone(&signals.interrupted))?;
         flag::register_usize(sig, Arc::clone(&signals.last_signal), sig as usize)?;
+        // After the flag is set: a test woken by it finds the flag set.
+        // SAFETY: the action only loads an atomic and writes to an eventfd,
+        // both async-signal-safe.
+        unsafe {
+            signal_hook::low_level::register(sig, reduce::interfaces::wake_interrupted)?;
+        }
     }
     Ok(())
 }

@@ -101,6 +101,53 @@ fn sigint_stops_with_130_and_leaves_an_interesting_result() {
 }
 
 #[test]
+fn sigint_at_one_job_stops_the_running_test_without_waiting_for_its_end() {
+    let sb = Sandbox::new();
+    let marker = "reduce-fixture-one-job-sigint-marker";
+    let calls = sb.path().join("calls");
+    let finished = sb.path().join("finished");
+    // The checks of the original run it three times; the first test after
+    // them runs for a minute, unless stopped, then says it finished.
+    let prelude = format!(
+        "if [ \"$(wc -l < {calls})\" -gt 3 ]; then sh -c 'sleep 60' {marker}; echo >> {finished}; fi\n",
+        calls = calls.display(),
+        finished = finished.display()
+    );
+    slow_case_with(&sb, "slow.sh", &prelude, "0", marker);
+    let args = [
+        "--algo",
+        "ddmin",
+        "--unit",
+        "line",
+        "-j",
+        "1",
+        "--timeout",
+        "300",
+        "--oracle",
+        "slow.sh",
+        "in.txt",
+    ];
+    let child = sb.spawn_reduce(&args);
+    wait_for_calls(&sb, 4);
+    // SAFETY: sending a signal to our own child process.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(130),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        !finished.exists(),
+        "the run waited for the running test to end"
+    );
+    assert_nothing_left(&sb, marker);
+}
+
+#[test]
 fn sigterm_stops_with_143_and_sighup_with_129() {
     for (signal, code) in [(libc::SIGTERM, 143), (libc::SIGHUP, 129)] {
         let sb = Sandbox::new();

@@ -174,7 +174,7 @@ impl<'a> Pool<'a> {
             Pool::Inline { tester, queue } => {
                 let job = queue.pop_front()?;
                 let watch = match tester.interrupt {
-                    Some(flag) => Watch::Flag(flag),
+                    Some(flag) => Watch::Interrupt(flag),
                     None => Watch::Signal(&job.cancel),
                 };
                 Some(tester.run(&job, watch))
