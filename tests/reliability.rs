@@ -127,13 +127,7 @@ fn sigint_at_one_job_stops_the_running_test_without_waiting_for_its_end() {
         "slow.sh",
         "in.txt",
     ];
-    let child = sb.spawn_reduce(&args);
-    wait_for_calls(&sb, 4);
-    // SAFETY: sending a signal to our own child process.
-    unsafe {
-        libc::kill(child.id() as i32, libc::SIGINT);
-    }
-    let out = child.wait_with_output().unwrap();
+    let out = run_and_signal(&sb, &args, 4, libc::SIGINT);
     assert_eq!(
         out.status.code(),
         Some(130),

@@ -200,7 +200,6 @@ impl Liveness {
     pub(super) fn compute(tree: &Tree, config: &Configuration, sizes: &Sizes) -> Self {
         let n = tree.len() as u32;
         let empty = tree.empty.get_or_init(|| EmptySubtrees::compute(tree));
-        let replaced = Self::replaced(tree, config, sizes);
         let mut facts = Facts {
             kept: config.kept.clone(),
             rewrites: Arc::clone(&config.rewrites),
@@ -211,7 +210,7 @@ impl Liveness {
         // The holding nodes' facts, bottom-up.
         let holding = facts.holding.clone();
         for id in holding.iter_rev() {
-            let replaced = replaced.as_ref().is_some_and(|r| r.contains(id));
+            let replaced = Self::replaced(tree, config, sizes, id);
             facts.settle(tree, empty, id, replaced);
         }
         // Existence top-down, in preorder.
@@ -280,9 +279,7 @@ impl Liveness {
                 continue;
             }
             facts.holding.insert(id);
-            let replaced = sizes.get(id) == 1
-                && (config.kept.first_in(tree.tokens(id)))
-                    .is_some_and(|u| config.rewrites.contains_key(&u));
+            let replaced = Self::replaced(tree, config, sizes, id);
             facts.settle(tree, empty, id, replaced);
         }
         // Existence top-down: every ancestor of a dirty node is dirty, so
@@ -457,26 +454,13 @@ impl Liveness {
         Liveness { live, facts }
     }
 
-    /// The nodes whose one kept token carries a rewrite (`None` without
-    /// rewrites, the usual case).
-    fn replaced(tree: &Tree, config: &Configuration, sizes: &Sizes) -> Option<BitSet> {
-        if config.rewrites.is_empty() {
-            return None;
-        }
-        // The nodes with one kept token, a rewritten one: from its leaf up
-        // to the first ancestor holding more.
-        let mut replaced = BitSet::empty(tree.len() as u32);
-        for (&u, _) in config.rewrites.iter() {
-            if !config.kept.contains(u) {
-                continue;
-            }
-            let mut at = Some(tree.is_token.select(u));
-            while let Some(id) = at.filter(|&id| sizes.get(id) == 1) {
-                replaced.insert(id);
-                at = tree.parent(id);
-            }
-        }
-        Some(replaced)
+    /// Whether node `id`'s one kept token carries a rewrite: it was
+    /// replaced by that text. O(1) (none without rewrites, the usual case).
+    fn replaced(tree: &Tree, config: &Configuration, sizes: &Sizes, id: NodeId) -> bool {
+        !config.rewrites.is_empty()
+            && sizes.get(id) == 1
+            && (config.kept.first_in(tree.tokens(id)))
+                .is_some_and(|u| config.rewrites.contains_key(&u))
     }
 
     /// The nodes holding a kept token: the kept tokens' leaves and their
