@@ -12,6 +12,7 @@
 mod blank;
 mod edit;
 mod pieces;
+mod spliced;
 mod stretch;
 
 use std::borrow::Cow;
@@ -24,6 +25,7 @@ use crate::languages::{Language, Pieces};
 use crate::tree::sitter::{PARSE_TIMEOUT, count_error_regions, count_errors, reparse};
 use edit::{ByteEdit, LineIndex, byte_edit, input_edit, replacements, replacements_in};
 use pieces::{PieceCounter, PieceErrors};
+use spliced::Spliced;
 
 /// Keeps candidates that parse worse than the original away from the oracle.
 ///
@@ -71,11 +73,16 @@ pub struct SyntaxCheck {
     pieces: Option<PieceCounter>,
     /// Texts counted in pieces, to count candidates as edits of.
     counted: Mutex<Bases<CountedText>>,
+    /// The (blanked) input counted in pieces, whose bytes the texts of
+    /// `counted` share where they can.
+    origin: Option<Spliced>,
 }
 
 /// A text with its errors counted in pieces.
 struct CountedText {
-    text: Vec<u8>,
+    /// Shares the bytes it has in common with the text it was counted as
+    /// an edit of.
+    text: Spliced,
     errors: PieceErrors,
 }
 
@@ -99,18 +106,29 @@ impl<B> Default for Bases<B> {
 
 /// What a base is a base of.
 trait HasText {
-    fn text(&self) -> &[u8];
+    /// Whether its text is `bytes`.
+    fn is(&self, bytes: &[u8]) -> bool;
+    /// The single edit that turns its text into `new`.
+    fn edit_to(&self, new: &[u8]) -> Option<ByteEdit>;
 }
 
 impl HasText for Base {
-    fn text(&self) -> &[u8] {
-        &self.text
+    fn is(&self, bytes: &[u8]) -> bool {
+        self.text == bytes
+    }
+
+    fn edit_to(&self, new: &[u8]) -> Option<ByteEdit> {
+        byte_edit(&self.text, new)
     }
 }
 
 impl HasText for CountedText {
-    fn text(&self) -> &[u8] {
-        &self.text
+    fn is(&self, bytes: &[u8]) -> bool {
+        self.text.is(bytes)
+    }
+
+    fn edit_to(&self, new: &[u8]) -> Option<ByteEdit> {
+        self.text.edit_to(new)
     }
 }
 
@@ -126,12 +144,12 @@ impl<B: HasText> Bases<B> {
 
     /// The recent accepted candidate whose text is `text`, if any.
     fn recent_with(&self, text: &[u8]) -> Option<Arc<B>> {
-        self.recent.iter().rev().find(|b| b.text() == text).cloned()
+        self.recent.iter().rev().find(|b| b.is(text)).cloned()
     }
 
     /// The committed text or a recent accepted candidate, if either is `text`.
     fn with(&self, text: &[u8]) -> Option<Arc<B>> {
-        let committed = self.committed.as_ref().filter(|b| b.text() == text);
+        let committed = self.committed.as_ref().filter(|b| b.is(text));
         committed.cloned().or_else(|| self.recent_with(text))
     }
 
@@ -143,7 +161,7 @@ impl<B: HasText> Bases<B> {
         let committed = bases.lock().expect("bases poisoned").committed.clone();
         let span = |edit: &Option<ByteEdit>| edit.map_or(0, ByteEdit::old_len);
         let mut best = committed.map(|base| {
-            let edit = byte_edit(base.text(), bytes);
+            let edit = base.edit_to(bytes);
             (base, edit)
         });
         if best
@@ -153,7 +171,7 @@ impl<B: HasText> Bases<B> {
             // Only then are the recent bases looked at (and their list copied).
             let recent = bases.lock().expect("bases poisoned").recent.clone();
             for base in recent.into_iter().rev() {
-                let edit = byte_edit(base.text(), bytes);
+                let edit = base.edit_to(bytes);
                 if best.as_ref().is_none_or(|(_, e)| span(&edit) < span(e)) {
                     best = Some((base, edit));
                 }
@@ -219,6 +237,7 @@ impl SyntaxCheck {
             incremental: true,
             pieces: Self::piece_counter(language),
             counted: Mutex::new(Bases::default()),
+            origin: None,
         }
     }
 
@@ -242,7 +261,7 @@ impl SyntaxCheck {
         let blanked = matches!(input, Cow::Owned(_));
         let pieces = Self::piece_counter(language);
         if let Some(counter) = pieces {
-            return Self::counting_input(language, counter, input.into_owned());
+            return Self::counting_input(language, counter, &input);
         }
         if tree_errors == 0 && !blanked {
             // Pieces that parse cleanly make the tree a whole parse makes.
@@ -259,23 +278,26 @@ impl SyntaxCheck {
             incremental: true,
             pieces: None,
             counted: Mutex::new(Bases::default()),
+            origin: None,
         }
     }
 
     /// The check in pieces of a (blanked) `input`: its count is the most a
     /// candidate may have (0 if a parse timed out), and it is the first
     /// text candidates are counted as edits of.
-    fn counting_input(language: Language, counter: PieceCounter, input: Vec<u8>) -> Self {
-        let errors = counter.count(&input);
+    fn counting_input(language: Language, counter: PieceCounter, input: &[u8]) -> Self {
+        let errors = counter.count(input);
         let max_errors = errors.as_ref().map_or(0, PieceErrors::total);
+        let origin = Spliced::new(input);
         let committed = errors.map(|errors| {
             Arc::new(CountedText {
-                text: input,
+                text: origin.clone(),
                 errors,
             })
         });
         SyntaxCheck {
             pieces: Some(counter),
+            origin: Some(origin),
             counted: Mutex::new(Bases {
                 committed,
                 recent: VecDeque::new(),
@@ -598,24 +620,26 @@ impl SyntaxCheck {
     /// `bytes` counted in pieces, as an edit of the committed text, or of
     /// the recent candidate closest to it when the committed text differs
     /// in more than a small edit (`None` if a parse timed out).
-    fn count_pieces(&self, counter: &PieceCounter, bytes: &[u8]) -> Option<PieceErrors> {
+    fn count_pieces(&self, counter: &PieceCounter, bytes: &[u8]) -> Option<CountedText> {
         match Bases::closest(&self.counted, bytes) {
-            Some((base, edit)) => counter.count_edit(&base.errors, bytes, edit),
-            None => counter.count(bytes),
+            Some((base, edit)) => Some(CountedText {
+                errors: counter.count_edit(&base.errors, bytes, edit)?,
+                text: base.text.edited(edit, bytes, self.origin.as_ref()),
+            }),
+            None => Some(CountedText {
+                errors: counter.count(bytes)?,
+                text: Spliced::new(bytes),
+            }),
         }
     }
 
     /// The verdict in pieces: at most as many errors as the input's.
     fn accepts_in_pieces(&self, counter: &PieceCounter, bytes: &[u8]) -> bool {
-        let Some(errors) = self.count_pieces(counter, bytes) else {
+        let Some(counted) = self.count_pieces(counter, bytes) else {
             return false;
         };
-        let accepted = errors.total() <= self.max_errors();
+        let accepted = counted.errors.total() <= self.max_errors();
         if accepted {
-            let counted = CountedText {
-                text: bytes.to_vec(),
-                errors,
-            };
             let counted = Arc::new(counted);
             self.counted.lock().expect("counted poisoned").keep(counted);
         }
@@ -625,11 +649,7 @@ impl SyntaxCheck {
     /// Makes `bytes` the text candidates are counted in pieces from.
     fn rebase_pieces(&self, counter: &PieceCounter, bytes: &[u8]) {
         let known = self.counted.lock().expect("counted poisoned").with(bytes);
-        let base = known.or_else(|| {
-            let errors = self.count_pieces(counter, bytes)?;
-            let text = bytes.to_vec();
-            Some(Arc::new(CountedText { text, errors }))
-        });
+        let base = known.or_else(|| self.count_pieces(counter, bytes).map(Arc::new));
         self.counted.lock().expect("counted poisoned").committed = base;
     }
 }

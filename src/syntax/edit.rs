@@ -233,7 +233,7 @@ fn resync(old: &[u8], new: &[u8], budget: &mut usize) -> Option<(usize, usize)> 
 const BLOCKS: [usize; 2] = [4096, 64];
 
 /// The length of the longest common prefix of `a` and `b`.
-fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+pub(super) fn common_prefix(a: &[u8], b: &[u8]) -> usize {
     let mut at = 0;
     for block in BLOCKS {
         at += block
@@ -251,7 +251,7 @@ fn common_prefix(a: &[u8], b: &[u8]) -> usize {
 }
 
 /// The length of the longest common suffix of `a` and `b`.
-fn common_suffix(a: &[u8], b: &[u8]) -> usize {
+pub(super) fn common_suffix(a: &[u8], b: &[u8]) -> usize {
     let mut at = 0;
     for block in BLOCKS {
         let (x, y) = (&a[..a.len() - at], &b[..b.len() - at]);
