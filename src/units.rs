@@ -197,29 +197,38 @@ impl Units {
 
     /// The bytes of `config`: its kept units in order, with rewrites applied.
     pub fn render(&self, config: &Configuration) -> Vec<u8> {
-        match config.layout {
-            Layout::Original => {}
-            Layout::Tidy => return self.render_tidy(config),
-            Layout::Lines | Layout::Compact => return self.render_laid_out(config),
-            Layout::Given => {
-                return config
-                    .kept
-                    .iter()
-                    .flat_map(|u| self.token_text(config, u).iter().copied())
-                    .collect();
-            }
-        }
         // The exact size but for rewrites and separating spaces: a small
         // candidate of a large input must not cost a large allocation
         // (which the allocator would map and unmap page by page).
-        let runs = config.kept.runs();
-        let size: usize = runs
-            .iter()
-            .map(|r| self.span(r.end - 1).end - self.span(r.start).start + 1)
-            .sum();
+        let size = match config.layout {
+            Layout::Original => config
+                .kept
+                .runs()
+                .iter()
+                .map(|r| self.span(r.end - 1).end - self.span(r.start).start + 1)
+                .sum(),
+            _ => 0,
+        };
         let mut out = Vec::with_capacity(size);
+        self.render_into(config, &mut out);
+        out
+    }
+
+    /// Writes the bytes of `config` ([`Self::render`]) to `out`.
+    pub fn render_into(&self, config: &Configuration, out: &mut impl Sink) {
+        match config.layout {
+            Layout::Original => {}
+            Layout::Tidy => return self.render_tidy(config, out),
+            Layout::Lines | Layout::Compact => return self.render_laid_out(config, out),
+            Layout::Given => {
+                for u in config.kept.iter() {
+                    out.extend(self.token_text(config, u));
+                }
+                return;
+            }
+        }
         let mut prev_kept: Option<u32> = None;
-        for run in runs {
+        for run in config.kept.runs() {
             let mut i = run.start;
             while i < run.end {
                 // Copy a stretch of units without rewrites in one go.
@@ -230,7 +239,7 @@ impl Units {
                     .map_or(run.end, |(&u, _)| u);
                 if next_rewrite > i {
                     let bytes = &self.source[self.span(i).start..self.span(next_rewrite - 1).end];
-                    self.push_piece(&mut out, bytes, prev_kept.is_some_and(|p| p + 1 != i), i);
+                    self.push_piece(out, bytes, prev_kept.is_some_and(|p| p + 1 != i), i);
                     prev_kept = Some(next_rewrite - 1);
                     i = next_rewrite;
                 } else {
@@ -242,13 +251,12 @@ impl Units {
                         let own = self.text(i);
                         piece.extend_from_slice(&own[own.len() - trailing_space(own)..]);
                     }
-                    self.push_piece(&mut out, &piece, true, i);
+                    self.push_piece(out, &piece, true, i);
                     prev_kept = Some(i);
                     i += 1;
                 }
             }
         }
-        out
     }
 
     /// [`Self::render`] for a [`Layout`] other than the original: every
@@ -257,8 +265,7 @@ impl Units {
     /// a line comment (a token starting with `//`) or starting with `#` (a
     /// preprocessor directive, a shell or Python comment): joining the next
     /// line to it would change what it means.
-    fn render_laid_out(&self, config: &Configuration) -> Vec<u8> {
-        let mut out = Vec::new();
+    fn render_laid_out(&self, config: &Configuration, out: &mut impl Sink) {
         let mut line_break = false;
         // The current output line starts with `#` or holds a `//` comment.
         let mut line_must_end = false;
@@ -270,7 +277,7 @@ impl Units {
             let own = self.text(i);
             let token_len = own.len() - trailing_space(own);
             let token = self.token_text(config, i);
-            if let (Some(&a), Some(&b)) = (out.last(), token.first()) {
+            if let (Some(a), Some(b)) = (out.last_byte(), token.first().copied()) {
                 if line_break {
                     out.push(b'\n');
                 } else if (spaced || prev.is_some_and(|p| p + 1 != i)) && would_fuse(a, b) {
@@ -282,8 +289,8 @@ impl Units {
             }
             // `//` inside the token or across its start (`/` `/` as two tokens).
             line_must_end |= token.windows(2).any(|w| w == b"//")
-                || (out.last() == Some(&b'/') && token.first() == Some(&b'/'));
-            out.extend_from_slice(token);
+                || (out.last_byte() == Some(b'/') && token.first() == Some(&b'/'));
+            out.extend(token);
             spaced = token_len < own.len();
             ends_line = own[token_len..].contains(&b'\n');
             prev = Some(i);
@@ -292,29 +299,26 @@ impl Units {
         if ends_line {
             out.push(b'\n');
         }
-        out
     }
 
     /// [`Layout::Tidy`]: every token with the whitespace that followed it
     /// in the input, cut down by [`tidy_space`]; after the last token, one
     /// line break if it was followed by any, else nothing (as the other
     /// layouts end).
-    fn render_tidy(&self, config: &Configuration) -> Vec<u8> {
-        let mut out = Vec::new();
+    fn render_tidy(&self, config: &Configuration, out: &mut impl Sink) {
         let mut prev: Option<u32> = None;
         let last = config.kept.iter().last();
         for i in config.kept.iter() {
             let own = self.text(i);
             let token = self.token_text(config, i);
-            self.push_piece(&mut out, token, prev.is_some_and(|p| p + 1 != i), i);
+            self.push_piece(out, token, prev.is_some_and(|p| p + 1 != i), i);
             tidy_space(
                 &own[own.len() - trailing_space(own)..],
                 Some(i) == last,
-                &mut out,
+                out,
             );
             prev = Some(i);
         }
-        out
     }
 
     /// Appends `piece`, the text from unit `at` on. After deleted units,
@@ -322,10 +326,10 @@ impl Units {
     /// stood right before `at` (rustc and Go read a missing `;` at a line
     /// end, not inside a line) unless the units join lines, else by a
     /// space where they would fuse.
-    fn push_piece(&self, out: &mut Vec<u8>, piece: &[u8], after_gap: bool, at: u32) {
+    fn push_piece(&self, out: &mut impl Sink, piece: &[u8], after_gap: bool, at: u32) {
         if self.separate_tokens
             && after_gap
-            && let (Some(&a), Some(&b)) = (out.last(), piece.first())
+            && let (Some(a), Some(b)) = (out.last_byte(), piece.first().copied())
             && !a.is_ascii_whitespace()
             && !b.is_ascii_whitespace()
         {
@@ -335,7 +339,7 @@ impl Units {
                 out.push(b' ');
             }
         }
-        out.extend_from_slice(piece);
+        out.extend(piece);
     }
 
     /// Whether the whitespace right before unit `at` in the source (the
@@ -353,11 +357,11 @@ impl Units {
 /// most two line breaks (one blank line), each `\r\n` if the first was,
 /// then the next line's indentation. After the `last` token: at most one
 /// line break, nothing else.
-fn tidy_space(space: &[u8], last: bool, out: &mut Vec<u8>) {
+fn tidy_space(space: &[u8], last: bool, out: &mut impl Sink) {
     let breaks = space.iter().filter(|&&b| b == b'\n').count();
     let Some(first_break) = space.iter().position(|&b| b == b'\n') else {
         if !last {
-            out.extend_from_slice(space);
+            out.extend(space);
         }
         return;
     };
@@ -367,11 +371,37 @@ fn tidy_space(space: &[u8], last: bool, out: &mut Vec<u8>) {
         b"\n"
     };
     for _ in 0..breaks.min(if last { 1 } else { 2 }) {
-        out.extend_from_slice(line_break);
+        out.extend(line_break);
     }
     if !last {
         let indentation = space.iter().rposition(|&b| b == b'\n').unwrap_or(0) + 1;
-        out.extend_from_slice(&space[indentation..]);
+        out.extend(&space[indentation..]);
+    }
+}
+
+/// Where a rendering goes: a buffer, or a hash of the bytes that never
+/// holds them (the verdict cache's key of a candidate).
+pub trait Sink {
+    fn extend(&mut self, bytes: &[u8]);
+    /// The last byte written, if any.
+    fn last_byte(&self) -> Option<u8>;
+
+    fn push(&mut self, byte: u8) {
+        self.extend(&[byte]);
+    }
+
+    fn is_empty(&self) -> bool {
+        self.last_byte().is_none()
+    }
+}
+
+impl Sink for Vec<u8> {
+    fn extend(&mut self, bytes: &[u8]) {
+        self.extend_from_slice(bytes);
+    }
+
+    fn last_byte(&self) -> Option<u8> {
+        self.as_slice().last().copied()
     }
 }
 

@@ -259,7 +259,7 @@ impl Engine<'_> {
                 .find(|s| Arc::ptr_eq(&s.config, &commit.config));
             let bytes = commit
                 .bytes
-                .or_else(|| held.map(|s| Arc::clone(&s.bytes)))
+                .or_else(|| held.and_then(|s| s.bytes.clone()))
                 .unwrap_or_else(|| Arc::new(self.units.render(&commit.config)));
             self.commit(&commit.config, &bytes, phase, &mut *observer);
             d.committed = Some(bytes);
@@ -296,10 +296,11 @@ impl Engine<'_> {
                 } else if let Some(verdict) = self.cached_key(slot.key, phase) {
                     slot.state = SlotState::Known(verdict);
                 } else if d.flight.len() < self.jobs {
+                    let bytes = self.text_of(&slot.config, &mut slot.bytes);
                     let job = d.flight.start(
                         slot.key,
                         Arc::clone(&slot.config),
-                        Arc::clone(&slot.bytes),
+                        bytes,
                         node.parent.clone(),
                     );
                     slot.state = SlotState::Running(job.ticket);
@@ -383,9 +384,9 @@ impl Engine<'_> {
                     let ticket = match held.flatten() {
                         Some(ticket) => ticket,
                         None => {
-                            let job =
-                                d.flight
-                                    .start(known.key, candidate, known.bytes, parent.clone());
+                            let mut bytes = known.bytes;
+                            let bytes = self.text_of(&candidate, &mut bytes);
+                            let job = d.flight.start(known.key, candidate, bytes, parent.clone());
                             let ticket = job.ticket;
                             d.pool.submit(job);
                             ticket

@@ -57,7 +57,8 @@ pub(super) struct Node {
 /// A candidate of a node's batch.
 pub(super) struct Slot {
     pub config: Arc<Configuration>,
-    pub bytes: Arc<Vec<u8>>,
+    /// Its text, once its test started (or if it came with one).
+    pub bytes: Option<Arc<Vec<u8>>>,
     pub key: u128,
     /// How likely it is to pass, if the scheduler said.
     pub prior: Option<f64>,

@@ -8,7 +8,7 @@
 use std::sync::Arc;
 
 use super::Engine;
-use super::cache::key_of;
+use super::cache::{key_of, key_of_config};
 use super::flight::Flight;
 use super::limits::StopReason;
 use super::pool::{Finished, Pool, Report};
@@ -29,40 +29,48 @@ pub(super) enum Settled {
     Stop(StopReason),
 }
 
-/// A candidate as the engine knows it before any test: its text, cache
-/// key, and the cache's verdict if it had one.
+/// A candidate as the engine knows it before any test: its cache key, the
+/// cache's verdict if it had one, and its text if it came with one (else
+/// it is rendered only when its test starts).
 pub(super) struct Known {
-    pub bytes: Arc<Vec<u8>>,
+    pub bytes: Option<Arc<Vec<u8>>>,
     pub key: u128,
     pub verdict: Option<bool>,
 }
 
 impl Engine<'_> {
-    /// Renders `config` (unless `bytes` are given) and asks the cache.
+    /// Asks the cache about `config` (whose text is `bytes` if given, else
+    /// hashed as it renders, without holding it).
     pub(super) fn look_up(
         &self,
         config: &Configuration,
         bytes: Option<Arc<Vec<u8>>>,
         phase: &mut PhaseStats,
     ) -> Known {
-        let bytes = bytes.unwrap_or_else(|| Arc::new(self.units.render(config)));
-        let (verdict, key) = self.cached(&bytes, phase);
+        let key = match &bytes {
+            Some(bytes) => key_of(bytes),
+            None => key_of_config(self.units, config),
+        };
         Known {
             bytes,
             key,
-            verdict,
+            verdict: self.cached_key(key, phase),
         }
     }
 
-    /// What the cache knows about `bytes` (an oracle verdict, or a syntax
-    /// rejection while the filter applies strictly: any rejection is one
-    /// for a strict filter, not the other way round), and their key.
-    fn cached(&self, bytes: &[u8], phase: &mut PhaseStats) -> (Option<bool>, u128) {
-        let key = key_of(bytes);
-        (self.cached_key(key, phase), key)
+    /// The text of a candidate whose test starts: `bytes` if it has them,
+    /// else its rendering, kept there.
+    pub(super) fn text_of(
+        &self,
+        config: &Configuration,
+        bytes: &mut Option<Arc<Vec<u8>>>,
+    ) -> Arc<Vec<u8>> {
+        Arc::clone(bytes.get_or_insert_with(|| Arc::new(self.units.render(config))))
     }
 
-    /// [`Self::cached`] for a key.
+    /// What the cache knows about the candidate of `key`: an oracle
+    /// verdict, or a syntax rejection while the filter applies strictly
+    /// (any rejection is one for a strict filter, not the other way round).
     pub(super) fn cached_key(&self, key: u128, phase: &mut PhaseStats) -> Option<bool> {
         let filtering = self
             .active_filter()
