@@ -261,7 +261,7 @@ impl SyntaxCheck {
         let blanked = matches!(input, Cow::Owned(_));
         let pieces = Self::piece_counter(language);
         if let Some(counter) = pieces {
-            return Self::counting_input(language, counter, &input);
+            return Self::counting_input(language, counter, input.into_owned());
         }
         if tree_errors == 0 && !blanked {
             // Pieces that parse cleanly make the tree a whole parse makes.
@@ -285,10 +285,10 @@ impl SyntaxCheck {
     /// The check in pieces of a (blanked) `input`: its count is the most a
     /// candidate may have (0 if a parse timed out), and it is the first
     /// text candidates are counted as edits of.
-    fn counting_input(language: Language, counter: PieceCounter, input: &[u8]) -> Self {
-        let errors = counter.count(input);
+    fn counting_input(language: Language, counter: PieceCounter, input: Vec<u8>) -> Self {
+        let errors = counter.count(&input);
         let max_errors = errors.as_ref().map_or(0, PieceErrors::total);
-        let origin = Spliced::new(input);
+        let origin = Spliced::owning(input);
         let committed = errors.map(|errors| {
             Arc::new(CountedText {
                 text: origin.clone(),

@@ -43,7 +43,7 @@ pub(crate) struct Spliced {
 
 #[derive(Clone, Debug)]
 struct Part {
-    buffer: Arc<[u8]>,
+    buffer: Arc<Vec<u8>>,
     range: Range<usize>,
 }
 
@@ -54,22 +54,31 @@ impl Part {
 }
 
 impl Spliced {
-    /// `bytes` as a text of one part.
+    /// A copy of `bytes` as a text of one part.
     pub(crate) fn new(bytes: &[u8]) -> Self {
+        Spliced::owning(bytes.to_vec())
+    }
+
+    /// `bytes` as a text of one part.
+    pub(crate) fn owning(bytes: Vec<u8>) -> Self {
         let mut text = Spliced {
             parts: Vec::new(),
             len: 0,
         };
-        text.push_copy(bytes);
+        text.push_buffer(bytes);
         text
     }
 
     fn push_copy(&mut self, bytes: &[u8]) {
+        self.push_buffer(bytes.to_vec());
+    }
+
+    fn push_buffer(&mut self, bytes: Vec<u8>) {
         if !bytes.is_empty() {
             self.len += bytes.len();
             self.parts.push(Part {
-                buffer: Arc::from(bytes),
                 range: 0..bytes.len(),
+                buffer: Arc::new(bytes),
             });
         }
     }
