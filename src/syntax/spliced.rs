@@ -232,8 +232,8 @@ impl Spliced {
             at = end;
             let (cut_start, cut_end) = (start.max(range.start), end.min(range.end));
             if cut_start < cut_end {
-                let offset = part.range.start - start;
-                let range = cut_start + offset..cut_end + offset;
+                let from_start = part.range.start;
+                let range = from_start + (cut_start - start)..from_start + (cut_end - start);
                 self.len += range.len();
                 match self.parts.last_mut() {
                     Some(last)
