@@ -109,7 +109,8 @@ impl Spliced {
             parts: Vec::with_capacity(self.parts.len() + 2),
             len: 0,
         };
-        text.push_shared(self, 0..edit.start);
+        let starts = self.starts();
+        text.push_shared(self, &starts, 0..edit.start);
         let middle = &new[edit.start..edit.new_end];
         let mut sources = vec![Source::new(self, edit.start..edit.old_end)];
         // A candidate keeps its bytes in their order in the origin, at or
@@ -117,7 +118,7 @@ impl Spliced {
         sources.extend(origin.map(|o| Source::new(o, edit.start.min(o.len)..o.len)));
         let mut budget = 2 * (edit.old_len() + middle.len()) + WINDOW;
         text.push_middle(&mut sources, middle, &mut budget);
-        text.push_shared(self, edit.old_end..self.len);
+        text.push_shared(self, &starts, edit.old_end..self.len);
         debug_assert_eq!(text.len, new.len());
         text
     }
@@ -135,7 +136,8 @@ impl Spliced {
                 let same = source.same(&new[i..]);
                 if same >= ANCHOR || (same > 0 && i + same == new.len()) {
                     self.push_copy(&new[copy_from..i]);
-                    self.push_shared(source.text, source.at..source.at + same);
+                    let range = source.at..source.at + same;
+                    self.push_shared(source.text, &source.starts, range);
                     source.at += same;
                     (i, copy_from) = (i + same, i + same);
                     continue 'bytes;
@@ -223,13 +225,21 @@ impl Spliced {
         None
     }
 
-    /// Appends the parts of `from` in the byte range `range`, shared.
-    /// (Pieces of one buffer that follow on are joined.)
-    fn push_shared(&mut self, from: &Spliced, range: Range<usize>) {
-        let mut at = 0;
-        for part in &from.parts {
-            let (start, end) = (at, at + part.range.len());
-            at = end;
+    /// Appends the parts of `from` (which start at `starts`) in the byte
+    /// range `range`, shared. (Pieces of one buffer that follow on are
+    /// joined.)
+    fn push_shared(&mut self, from: &Spliced, starts: &[usize], range: Range<usize>) {
+        if range.is_empty() {
+            return;
+        }
+        let first = starts
+            .partition_point(|&s| s <= range.start)
+            .saturating_sub(1);
+        for (part, &start) in from.parts[first..].iter().zip(&starts[first..]) {
+            if start >= range.end {
+                break;
+            }
+            let end = start + part.range.len();
             let (cut_start, cut_end) = (start.max(range.start), end.min(range.end));
             if cut_start < cut_end {
                 let from_start = part.range.start;
