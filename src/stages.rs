@@ -557,7 +557,8 @@ impl Retest {
             config: &config,
             bytes,
         };
-        let Ok(outcome) = oracle.test(&candidate, Watch::Flag(interrupt.unwrap_or(&never))) else {
+        let watch = interrupt.map_or(Watch::Flag(&never), Watch::Interrupt);
+        let Ok(outcome) = oracle.test(&candidate, watch) else {
             return; // could not run: no verdict either way
         };
         if outcome.cancelled {

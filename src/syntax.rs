@@ -86,6 +86,10 @@ struct CountedText {
     errors: PieceErrors,
 }
 
+/// The base a text was counted from, and the edit from it (see
+/// [`Bases::closest`]).
+type Closest = Option<(Arc<CountedText>, Option<ByteEdit>)>;
+
 /// Texts with their trees ([`Base`]) or counts ([`CountedText`]), to
 /// judge candidates as edits of.
 struct Bases<B> {
@@ -617,30 +621,37 @@ impl SyntaxCheck {
 }
 
 impl SyntaxCheck {
-    /// `bytes` counted in pieces, as an edit of the committed text, or of
-    /// the recent candidate closest to it when the committed text differs
-    /// in more than a small edit (`None` if a parse timed out).
-    fn count_pieces(&self, counter: &PieceCounter, bytes: &[u8]) -> Option<CountedText> {
-        match Bases::closest(&self.counted, bytes) {
-            Some((base, edit)) => Some(CountedText {
-                errors: counter.count_edit(&base.errors, bytes, edit)?,
-                text: base.text.edited(edit, bytes, self.origin.as_ref()),
-            }),
-            None => Some(CountedText {
-                errors: counter.count(bytes)?,
-                text: Spliced::new(bytes),
-            }),
-        }
+    /// `bytes`' errors counted in pieces, as an edit of the committed
+    /// text, or of the recent candidate closest to it when the committed
+    /// text differs in more than a small edit, with that base and edit
+    /// (`None` if a parse timed out).
+    fn count_pieces(&self, counter: &PieceCounter, bytes: &[u8]) -> Option<(PieceErrors, Closest)> {
+        let closest = Bases::closest(&self.counted, bytes);
+        let errors = match &closest {
+            Some((base, edit)) => counter.count_edit(&base.errors, bytes, *edit)?,
+            None => counter.count(bytes)?,
+        };
+        Some((errors, closest))
+    }
+
+    /// `bytes` with their `errors`, kept as an edit of the base they were
+    /// counted from, if any: only a text kept is spliced.
+    fn counted_text(&self, bytes: &[u8], errors: PieceErrors, closest: Closest) -> CountedText {
+        let text = match closest {
+            Some((base, edit)) => base.text.edited(edit, bytes, self.origin.as_ref()),
+            None => Spliced::new(bytes),
+        };
+        CountedText { text, errors }
     }
 
     /// The verdict in pieces: at most as many errors as the input's.
     fn accepts_in_pieces(&self, counter: &PieceCounter, bytes: &[u8]) -> bool {
-        let Some(counted) = self.count_pieces(counter, bytes) else {
+        let Some((errors, closest)) = self.count_pieces(counter, bytes) else {
             return false;
         };
-        let accepted = counted.errors.total() <= self.max_errors();
+        let accepted = errors.total() <= self.max_errors();
         if accepted {
-            let counted = Arc::new(counted);
+            let counted = Arc::new(self.counted_text(bytes, errors, closest));
             self.counted.lock().expect("counted poisoned").keep(counted);
         }
         accepted
@@ -649,7 +660,10 @@ impl SyntaxCheck {
     /// Makes `bytes` the text candidates are counted in pieces from.
     fn rebase_pieces(&self, counter: &PieceCounter, bytes: &[u8]) {
         let known = self.counted.lock().expect("counted poisoned").with(bytes);
-        let base = known.or_else(|| self.count_pieces(counter, bytes).map(Arc::new));
+        let base = known.or_else(|| {
+            let (errors, closest) = self.count_pieces(counter, bytes)?;
+            Some(Arc::new(self.counted_text(bytes, errors, closest)))
+        });
         self.counted.lock().expect("counted poisoned").committed = base;
     }
 }

@@ -384,8 +384,9 @@ impl Engine<'_> {
                     let ticket = match held.flatten() {
                         Some(ticket) => ticket,
                         None => {
-                            let mut bytes = known.bytes;
-                            let bytes = self.text_of(&candidate, &mut bytes);
+                            let bytes = known
+                                .bytes
+                                .unwrap_or_else(|| Arc::new(self.units.render(&candidate)));
                             let job = d.flight.start(known.key, candidate, bytes, parent.clone());
                             let ticket = job.ticket;
                             d.pool.submit(job);

@@ -47,7 +47,7 @@ impl<'a> Formatting<'a> {
     /// exited 0 and printed something.
     fn filter(&self, command: Command, text: &[u8]) -> Result<Vec<u8>, String> {
         let never = AtomicBool::new(false);
-        let cancel = Watch::Flag(self.interrupt.unwrap_or(&never));
+        let cancel = self.interrupt.map_or(Watch::Flag(&never), Watch::Interrupt);
         let dir = self.oracle.outside_dir().map_err(|e| format!("{e:#}"))?;
         let result = self
             .oracle

@@ -109,16 +109,15 @@ impl Spliced {
             parts: Vec::with_capacity(self.parts.len() + 2),
             len: 0,
         };
-        let starts = self.starts();
-        text.push_shared(self, &starts, 0..edit.start);
-        let middle = &new[edit.start..edit.new_end];
         let mut sources = vec![Source::new(self, edit.start..edit.old_end)];
+        text.push_shared(self, &sources[0].starts, 0..edit.start);
+        let middle = &new[edit.start..edit.new_end];
         // A candidate keeps its bytes in their order in the origin, at or
         // after where they are in the candidate.
         sources.extend(origin.map(|o| Source::new(o, edit.start.min(o.len)..o.len)));
         let mut budget = 2 * (edit.old_len() + middle.len()) + WINDOW;
         text.push_middle(&mut sources, middle, &mut budget);
-        text.push_shared(self, &starts, edit.old_end..self.len);
+        text.push_shared(self, &sources[0].starts, edit.old_end..self.len);
         debug_assert_eq!(text.len, new.len());
         text
     }
