@@ -33,8 +33,9 @@ const MAX_DEPTH: usize = 200;
 const MATCH_REACH: usize = 32;
 
 /// The tree's kinds: a block, line or group may hold blocks, lines and
-/// groups in any number, and a line words too (a single-word line is a
-/// word in its block, where only deletion touches it).
+/// groups in any number, and a line words too. A single-word line is a
+/// word in its block, group or document all the same, in a place no word
+/// fits: deletion alone touches it.
 const NODE_TYPES: &str = r#"[
   {"type": "document", "named": true, "fields": {}, "children": {"multiple": true, "required": false,
     "types": [{"type": "block", "named": true}, {"type": "line", "named": true},
