@@ -61,6 +61,8 @@ struct ParseCount {
     blocks: usize,
     /// The most bytes one parse was handed.
     longest: usize,
+    /// The bytes all parses were handed.
+    bytes: usize,
 }
 
 /// [`parse_in_pieces`], also telling how the input was parsed.
@@ -227,6 +229,7 @@ impl<'a> Emitter<'a> {
         self.count.parses += 1;
         let bytes = ranges.iter().map(|r| r.len()).sum();
         self.count.longest = self.count.longest.max(bytes);
+        self.count.bytes += bytes;
         let left = self.deadline.saturating_duration_since(Instant::now());
         match parse_ranges(self.lang, self.source, ranges, left) {
             Some(tree) => Ok(tree),
@@ -969,6 +972,33 @@ mod tests {
         assert_eq!(count.blocks, 3, "{count:?}");
         assert!(count.longest < 4 * 256, "{count:?}");
         assert!(attributed.len() > 20 * 256);
+    }
+
+    #[test]
+    fn namespaces_with_headers_tree_sitter_cannot_read_are_parsed_about_once() {
+        // libstdc++'s shape: namespace after namespace, each header an
+        // error to tree-sitter-cpp, which reads the items as top-level
+        // ones and the closing `}` as an error of its own.
+        let cpp = Language::named("cpp");
+        let mut src = String::new();
+        for n in 0..40 {
+            src += "namespace std __attribute__ ((__visibility__ (\"default\"))) {\n";
+            for i in 0..12 {
+                src += &format!("  template <typename T> struct s{n}_{i} {{ T v; }};\n");
+            }
+            src += "}\n";
+        }
+        let piece = 2048;
+        assert!(src.len() > 8 * piece && src.len() / 40 < piece);
+        let (tree, units, count) = build(cpp, src.clone().into_bytes(), piece).unwrap();
+        assert_eq!(render_all(&units), src.as_bytes());
+        assert_eq!(tree.unit_count(), units.len());
+        assert!(tree.parse_errors >= 40);
+        assert!(
+            count.bytes < src.len() * 5 / 4,
+            "{count:?} for {}",
+            src.len()
+        );
     }
 
     #[test]
