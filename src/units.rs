@@ -197,38 +197,43 @@ impl Units {
 
     /// The bytes of `config`: its kept units in order, with rewrites applied.
     pub fn render(&self, config: &Configuration) -> Vec<u8> {
+        if config.layout != Layout::Original {
+            let mut out = Vec::new();
+            self.render_into(config, &mut out);
+            return out;
+        }
         // The exact size but for rewrites and separating spaces: a small
         // candidate of a large input must not cost a large allocation
         // (which the allocator would map and unmap page by page).
-        let size = match config.layout {
-            Layout::Original => config
-                .kept
-                .runs()
-                .iter()
-                .map(|r| self.span(r.end - 1).end - self.span(r.start).start + 1)
-                .sum(),
-            _ => 0,
-        };
+        let runs = config.kept.runs();
+        let size = runs
+            .iter()
+            .map(|r| self.span(r.end - 1).end - self.span(r.start).start + 1)
+            .sum();
         let mut out = Vec::with_capacity(size);
-        self.render_into(config, &mut out);
+        self.render_runs(config, &runs, &mut out);
         out
     }
 
     /// Writes the bytes of `config` ([`Self::render`]) to `out`.
     pub fn render_into(&self, config: &Configuration, out: &mut impl Sink) {
         match config.layout {
-            Layout::Original => {}
-            Layout::Tidy => return self.render_tidy(config, out),
-            Layout::Lines | Layout::Compact => return self.render_laid_out(config, out),
+            Layout::Original => self.render_runs(config, &config.kept.runs(), out),
+            Layout::Tidy => self.render_tidy(config, out),
+            Layout::Lines | Layout::Compact => self.render_laid_out(config, out),
             Layout::Given => {
                 for u in config.kept.iter() {
                     out.extend(self.token_text(config, u));
                 }
-                return;
             }
         }
+    }
+
+    /// [`Layout::Original`]: the kept `runs` of `config` as they stand in
+    /// the source, rewrites applied.
+    fn render_runs(&self, config: &Configuration, runs: &[Range<u32>], out: &mut impl Sink) {
         let mut prev_kept: Option<u32> = None;
-        for run in config.kept.runs() {
+        for run in runs {
             let mut i = run.start;
             while i < run.end {
                 // Copy a stretch of units without rewrites in one go.

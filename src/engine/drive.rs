@@ -384,9 +384,8 @@ impl Engine<'_> {
                     let ticket = match held.flatten() {
                         Some(ticket) => ticket,
                         None => {
-                            let bytes = known
-                                .bytes
-                                .unwrap_or_else(|| Arc::new(self.units.render(&candidate)));
+                            // Looked up without a text: rendered now.
+                            let bytes = Arc::new(self.units.render(&candidate));
                             let job = d.flight.start(known.key, candidate, bytes, parent.clone());
                             let ticket = job.ticket;
                             d.pool.submit(job);
