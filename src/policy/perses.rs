@@ -64,7 +64,10 @@
 //!    or without a kept token are skipped; liveness and sizes are
 //!    recomputed per pass, O(nodes + units));
 //! 2. at a node: its replacement candidates as above (smallest first, then
-//!    rank, within `max_replacement_depth`), at most
+//!    rank, within `max_replacement_depth`; unless
+//!    `PersesOptions::every_descendant`, the search stops at a fitting
+//!    descendant of two or more subtrees, as real Perses' BFS does, see
+//!    `Perses::candidates`), at most
 //!    `max_replacements_per_node` of them; a success moves on to the next
 //!    node (the promoted descendant comes later in the order anyway);
 //! 3. then, if the node is a list with present deletable children, a fresh
@@ -168,6 +171,11 @@ pub struct PersesOptions {
     /// run instead of being followed by one that minimizes every list
     /// from scratch.
     pub lists_minimized_before: bool,
+    /// Whether every fitting descendant is a replacement candidate (the
+    /// tutorial's search), or the search stops below a fitting descendant
+    /// that holds two or more subtrees and skips single tokens below a
+    /// fitting descendant (the binary's; see `Perses::candidates`).
+    pub every_descendant: bool,
 }
 
 /// What the binary runs: the sweep schedule, a replacement search
@@ -180,6 +188,7 @@ impl Default for PersesOptions {
             max_replacements_per_node: Some(DEFAULT_MAX_REPLACEMENTS_PER_NODE),
             recheck_minimized_lists: true,
             lists_minimized_before: false,
+            every_descendant: false,
         }
     }
 }
@@ -191,6 +200,7 @@ impl PersesOptions {
         PersesOptions {
             max_replacement_depth: None,
             schedule: PersesSchedule::Tutorial,
+            every_descendant: true,
             ..PersesOptions::default()
         }
     }
@@ -424,6 +434,17 @@ impl Perses {
     /// `n`'s own kind, which are searched at any depth when `any_depth_same_kind`
     /// is set (a nested object, block or expression of the same kind is the
     /// likeliest fit, however deep).
+    ///
+    /// Unless [`PersesOptions::every_descendant`] is set, the search stops
+    /// below a fitting descendant that holds two or more subtrees with kept
+    /// tokens (as real Perses' BFS stops at the first fitting node of each
+    /// path), and a single kept token below a fitting descendant is no
+    /// candidate: `[{a: 1}, {b: 2}]` offers its two objects, not `1` and
+    /// `2`, which would only be tried once an object has taken the array's
+    /// place. A fitting descendant that wraps one subtree (a block around
+    /// one statement, parentheses around one expression) is looked
+    /// through, so a function still gives way to the one statement of its
+    /// body in one step.
     fn candidates(&self, n: NodeId, any_depth_same_kind: bool) -> Vec<NodeId> {
         let tree = &self.tree;
         let pass = self.pass();
@@ -433,25 +454,46 @@ impl Perses {
         }
         // How far below `n` candidates may lie.
         let limit = self.options.max_replacement_depth.unwrap_or(u32::MAX);
+        let every = self.options.every_descendant;
         let kind = tree.kind(n);
         let mut out = Vec::new();
-        // Descendants with their depths below `n`.
-        let mut stack: Vec<(NodeId, u32)> = tree.children(n).map(|c| (c, 1)).collect();
-        while let Some((d, below)) = stack.pop() {
-            if pass.size.get(d) == 0 {
+        // Descendants with their depths below `n`, and whether a fitting
+        // descendant lies between them and `n`.
+        let mut stack: Vec<(NodeId, u32, bool)> = tree.children(n).map(|c| (c, 1, false)).collect();
+        while let Some((d, below, under_fit)) = stack.pop() {
+            let size = pass.size.get(d);
+            if size == 0 {
                 continue;
             }
             let within = below <= limit;
             let same_kind = any_depth_same_kind && tree.kind(d) == kind;
-            if (within || same_kind) && pass.live.is_live(d) && tree.fits_slot_of(anchor, d) {
+            let fits =
+                (within || same_kind) && pass.live.is_live(d) && tree.fits_slot_of(anchor, d);
+            if fits && (every || !under_fit || size > 1) {
                 out.push(d);
             }
-            if within || any_depth_same_kind {
-                stack.extend(tree.children(d).map(|c| (c, below.saturating_add(1))));
+            let search_below =
+                (within || any_depth_same_kind) && (every || !fits || self.holds_one_subtree(d));
+            if search_below {
+                stack.extend(
+                    tree.children(d)
+                        .map(|c| (c, below.saturating_add(1), under_fit || fits)),
+                );
             }
         }
         out.sort_unstable_by_key(|&d| (pass.size.get(d), tree.rank(d)));
         out
+    }
+
+    /// Whether at most one child of `d` with kept tokens is an internal
+    /// node: `d` only wraps what it holds (`{ s; }`, `(e)`, `a + b`).
+    fn holds_one_subtree(&self, d: NodeId) -> bool {
+        let pass = self.pass();
+        self.tree
+            .children(d)
+            .filter(|&c| !self.tree.is_leaf(c) && pass.size.get(c) > 0)
+            .nth(1)
+            .is_none()
     }
 
     /// Replaces `n` by its descendant `d`: deletes the tokens of `n` not under `d`.
@@ -637,5 +679,69 @@ impl Policy for Perses {
 
     fn clone_box(&self) -> Box<dyn Policy> {
         Box::new(self.clone())
+    }
+}
+
+#[cfg(test)]
+mod candidate_tests {
+    use super::*;
+    use crate::languages::Language;
+    use crate::units::Units;
+
+    /// The texts of the replacement candidates of the array that is the
+    /// value of `"a"` in `src` (JSON), with `options`, whitespace dropped.
+    fn candidates_of_the_array(src: &str, options: PersesOptions) -> Vec<String> {
+        let (tree, units) = crate::tree::parse::parse(Language::named("json"), src.into()).unwrap();
+        let tree = Arc::new(tree);
+        let mut perses = Perses::new(
+            Arc::clone(&tree),
+            Minimizer::DdMin,
+            MinimizerSettings::default(),
+            options,
+        );
+        perses.start_pass(&Configuration::full(units.len()));
+        let array = (0..tree.len() as NodeId)
+            .filter(|&n| tree.kind_name(n) == "array")
+            .min_by_key(|&n| tree.depth(n))
+            .expect("the outer array");
+        let text = |d: NodeId, units: &Units| -> String {
+            tree.tokens(d)
+                .map(|u| String::from_utf8_lossy(units.text(u)).into_owned())
+                .collect::<String>()
+                .split_whitespace()
+                .collect()
+        };
+        perses
+            .candidates(array, true)
+            .into_iter()
+            .map(|d| text(d, &units))
+            .collect()
+    }
+
+    #[test]
+    fn the_search_stops_at_a_fitting_node_of_several_subtrees_and_looks_through_wrappers() {
+        let src = r#"{"a": [{"x": 1, "y": 2}, {"z": [[3]], "w": 4}]}"#;
+        let binary = candidates_of_the_array(src, PersesOptions::default());
+        // The objects hold two pairs each: they are candidates, and what is
+        // inside them is not. (Below them only the wrapper `[[3]]` would be.)
+        assert_eq!(binary, [r#"{"x":1,"y":2}"#, r#"{"z":[[3]],"w":4}"#]);
+        // The tutorial's search offers every fitting descendant, single
+        // numbers first.
+        let every = candidates_of_the_array(
+            src,
+            PersesOptions {
+                every_descendant: true,
+                ..PersesOptions::default()
+            },
+        );
+        for text in ["1", "2", "3", "4", "[3]", "[[3]]"] {
+            assert!(every.contains(&text.to_string()), "{text}: {every:?}");
+        }
+        assert_eq!(every[0], "1", "{every:?}");
+        // A fitting node that wraps one subtree is looked through: the
+        // array in `[[[3, 4]]]` offers `[[3,4]]` and `[3,4]`, and no single
+        // number (they lie below a fitting node).
+        let nested = candidates_of_the_array(r#"{"a": [[[3, 4]]]}"#, PersesOptions::default());
+        assert_eq!(nested, ["[3,4]", "[[3,4]]"]);
     }
 }
