@@ -57,7 +57,7 @@ pub(crate) fn run_marker() -> &'static str {
 /// cleared its environment is not found.
 pub(crate) fn kill_strays() -> usize {
     let needle = format!("{RUN_MARKER_VAR}={}", run_marker());
-    freeze_and_kill(|proc_dir| carries(proc_dir, &needle))
+    sweep(|proc_dir| carries(proc_dir, &needle))
 }
 
 /// SIGKILLs the processes of one test (`test`, its [`TEST_MARKER_VAR`])
@@ -65,7 +65,7 @@ pub(crate) fn kill_strays() -> usize {
 /// bomb, which must not live on beside the next tests.
 pub(super) fn kill_test_strays(test: &str) {
     let needle = format!("{TEST_MARKER_VAR}={test}");
-    freeze_and_kill(|proc_dir| carries(proc_dir, &needle));
+    sweep(|proc_dir| carries(proc_dir, &needle));
 }
 
 /// SIGKILLs the processes of this run (its marker in their environment)
@@ -93,6 +93,27 @@ pub(super) fn kill_marked_in(dir: &Path) {
 fn carries(proc_dir: &Path, needle: &str) -> bool {
     fs::read(proc_dir.join("environ"))
         .is_ok_and(|env| env.split(|&b| b == 0).any(|v| v == needle.as_bytes()))
+}
+
+/// How many times [`sweep`] freezes and kills at most.
+const SWEEPS: usize = 8;
+
+/// [`freeze_and_kill`] again while it kills something (at most
+/// [`SWEEPS`] times); returns how many were killed in all. One freeze
+/// gives up after [`FREEZE_LIMIT`], and on a loaded machine a bomb's
+/// processes can outrun it: those it had not stopped would live on.
+/// Each kill removes every process it stopped, so the next freeze starts
+/// from the few that escaped.
+fn sweep(chosen: impl Fn(&Path) -> bool) -> usize {
+    let mut killed = 0;
+    for _ in 0..SWEEPS {
+        let now = freeze_and_kill(&chosen);
+        killed += now;
+        if now == 0 {
+            break;
+        }
+    }
+    killed
 }
 
 /// How long [`freeze_and_kill`] goes on finding new processes to stop.
