@@ -686,7 +686,6 @@ impl Policy for Perses {
 mod candidate_tests {
     use super::*;
     use crate::languages::Language;
-    use crate::units::Units;
 
     /// The texts of the replacement candidates of the array that is the
     /// value of `"a"` in `src` (JSON), with `options`, whitespace dropped.
@@ -704,7 +703,7 @@ mod candidate_tests {
             .filter(|&n| tree.kind_name(n) == "array")
             .min_by_key(|&n| tree.depth(n))
             .expect("the outer array");
-        let text = |d: NodeId, units: &Units| -> String {
+        let text = |d: NodeId| -> String {
             tree.tokens(d)
                 .map(|u| String::from_utf8_lossy(units.text(u)).into_owned())
                 .collect::<String>()
@@ -714,7 +713,7 @@ mod candidate_tests {
         perses
             .candidates(array, true)
             .into_iter()
-            .map(|d| text(d, &units))
+            .map(text)
             .collect()
     }
 
@@ -722,8 +721,8 @@ mod candidate_tests {
     fn the_search_stops_at_a_fitting_node_of_several_subtrees_and_looks_through_wrappers() {
         let src = r#"{"a": [{"x": 1, "y": 2}, {"z": [[3]], "w": 4}]}"#;
         let binary = candidates_of_the_array(src, PersesOptions::default());
-        // The objects hold two pairs each: they are candidates, and what is
-        // inside them is not. (Below them only the wrapper `[[3]]` would be.)
+        // The objects hold two pairs each: they are candidates, and nothing
+        // inside them is (not the numbers, nor `[[3]]`).
         assert_eq!(binary, [r#"{"x":1,"y":2}"#, r#"{"z":[[3]],"w":4}"#]);
         // The tutorial's search offers every fitting descendant, single
         // numbers first.
