@@ -233,6 +233,9 @@ impl Units {
     /// the source, rewrites applied.
     fn render_runs(&self, config: &Configuration, runs: &[Range<u32>], out: &mut impl Sink) {
         let mut prev_kept: Option<u32> = None;
+        // The whitespace after the last kept token, written when the next
+        // piece shows whether it keeps the two apart well enough.
+        let mut held: &[u8] = &[];
         for run in runs {
             let mut i = run.start;
             while i < run.end {
@@ -242,26 +245,35 @@ impl Units {
                     .range(i..run.end)
                     .next()
                     .map_or(run.end, |(&u, _)| u);
-                if next_rewrite > i {
+                let at = i;
+                let after_gap = prev_kept.is_some_and(|p| p + 1 != at);
+                // A token keeps the whitespace after it; a byte (or a
+                // line) is replaced whole.
+                let (piece, space): (&[u8], &[u8]) = if next_rewrite > i {
                     let bytes = &self.source[self.span(i).start..self.span(next_rewrite - 1).end];
-                    self.push_piece(out, bytes, prev_kept.is_some_and(|p| p + 1 != i), i);
-                    prev_kept = Some(next_rewrite - 1);
+                    let cut = if self.separate_tokens {
+                        bytes.len() - trailing_space(bytes)
+                    } else {
+                        bytes.len()
+                    };
                     i = next_rewrite;
+                    bytes.split_at(cut)
                 } else {
-                    let text = &config.rewrites[&i];
-                    let mut piece = text.to_vec();
-                    // A token keeps the whitespace after it; a byte (or a
-                    // line) is replaced whole.
-                    if self.separate_tokens {
-                        let own = self.text(i);
-                        piece.extend_from_slice(&own[own.len() - trailing_space(own)..]);
-                    }
-                    self.push_piece(out, &piece, true, i);
-                    prev_kept = Some(i);
+                    let own = self.text(i);
+                    let space = if self.separate_tokens {
+                        &own[own.len() - trailing_space(own)..]
+                    } else {
+                        &[]
+                    };
                     i += 1;
-                }
+                    (&config.rewrites[&at], space)
+                };
+                self.push_after(out, held, piece, after_gap, at);
+                held = space;
+                prev_kept = Some(i - 1);
             }
         }
+        out.extend(held);
     }
 
     /// [`Self::render`] for a [`Layout`] other than the original: every
@@ -347,13 +359,41 @@ impl Units {
         out.extend(piece);
     }
 
-    /// Whether the whitespace right before unit `at` in the source (the
-    /// end of the unit before it) holds a line break.
-    fn line_break_before(&self, at: u32) -> bool {
-        at > 0 && {
-            let before = self.text(at - 1);
-            before[before.len() - trailing_space(before)..].contains(&b'\n')
+    /// Appends `held`, the whitespace after the last kept token, then
+    /// `piece` ([`Self::push_piece`]); but where a deletion would bring the
+    /// piece onto the line of that token although a line break stood right
+    /// before the piece (`fi esac` + `}` minus `esac`: bash needs `fi` and
+    /// `}` on lines of their own), the whitespace before the piece instead,
+    /// its line break and indentation, unless the units join lines.
+    fn push_after(&self, out: &mut impl Sink, held: &[u8], piece: &[u8], after_gap: bool, at: u32) {
+        if self.separate_tokens
+            && after_gap
+            && !self.join_lines
+            && !held.is_empty()
+            && !held.contains(&b'\n')
+            && self.line_break_before(at)
+        {
+            out.extend(self.space_before(at));
+            out.extend(piece);
+        } else {
+            out.extend(held);
+            self.push_piece(out, piece, after_gap, at);
         }
+    }
+
+    /// The whitespace right before unit `at` in the source (the end of the
+    /// unit before it).
+    fn space_before(&self, at: u32) -> &[u8] {
+        if at == 0 {
+            return &[];
+        }
+        let before = self.text(at - 1);
+        &before[before.len() - trailing_space(before)..]
+    }
+
+    /// Whether [`Self::space_before`] unit `at` holds a line break.
+    fn line_break_before(&self, at: u32) -> bool {
+        self.space_before(at).contains(&b'\n')
     }
 }
 
@@ -631,6 +671,19 @@ mod tests {
         // where they would fuse.
         assert_eq!(without(&["="]), "use a;\nfn f() { let v g();\n x }");
         assert_eq!(without(&["let", "v", "="]), "use a;\nfn f() { g();\n x }");
+        // A kept token's space gives way to the line break (and the
+        // indentation) that stood before the next kept token: bash's `fi`
+        // and `}` cannot share a line.
+        let source = b"{\n  if x; then y; fi esac\n  }\n".to_vec();
+        let units = Units::from_starts(source.clone(), token_starts(&source), true);
+        assert_eq!(
+            without_in(&units, &["esac"]),
+            "{\n  if x; then y; fi\n  }\n"
+        );
+        assert_eq!(
+            without_in(&units, &["fi"]),
+            "{\n  if x; then y; esac\n  }\n"
+        );
     }
 
     #[test]
