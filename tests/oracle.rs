@@ -519,6 +519,48 @@ grep -qx 2 "$1" && grep -qx 7 "$1"
 }
 
 #[test]
+fn what_a_test_leaves_running_dies_before_the_next_test_starts() {
+    let sb = Sandbox::new();
+    let original = numbers(8).into_bytes();
+    sb.write("in.txt", &numbers(8), false);
+    // Every test writes how many leftovers are alive as it starts, then
+    // leaves one behind: a process in a session of its own that would
+    // live 30 s, handed to reduce (the subreaper) when the script exits,
+    // as the top of a fork bomb is once the script's `timeout` killed
+    // the processes above it.
+    sb.write(
+        "leaver.sh",
+        "#!/bin/sh\nd=\"$(dirname \"$0\")\"\n\
+         pgrep -f reduce-it-leftover-marker | wc -l >> \"$d/alive\"\n\
+         setsid sh -c 'sleep 30; :' reduce-it-leftover-marker &\n\
+         grep -qx 2 \"$1\" && grep -qx 7 \"$1\"\n",
+        true,
+    );
+    let args = ["--unit", "line", "--algo", "ddmin", "-j", "1"];
+    let mut run = args.to_vec();
+    run.extend(["--oracle", "leaver.sh", "in.txt", "-q"]);
+    assert_exit(&sb.reduce(&run), 0);
+    crate::util::assert_no_process("reduce-it-leftover-marker");
+    let alive = String::from_utf8(sb.read("alive")).unwrap();
+    assert!(alive.lines().count() > 5, "{alive}");
+    assert!(
+        alive.lines().all(|n| n.trim() == "0"),
+        "leftovers of earlier tests were alive: {alive}"
+    );
+    assert_eq!(sb.read("in.reduced.txt"), b"2\n7\n");
+    assert_invariants(
+        &sb,
+        "leaver.sh",
+        "in.txt",
+        &original,
+        "in.reduced.txt",
+        &args,
+    );
+    // The helpers ran the script directly, outside reduce.
+    crate::util::kill_processes("reduce-it-leftover-marker");
+}
+
+#[test]
 fn a_fork_bomb_in_sessions_of_its_own_dies_with_the_run() {
     let sb = Sandbox::new();
     let original = numbers(8).into_bytes();

@@ -61,8 +61,8 @@ pub(crate) use process::kill_strays;
 pub use process::stop_running_tests;
 use process::{
     ExitWaiter, OUTPUT_GRACE, RUN_MARKER_VAR, RunningGroup, TEST_MARKER_VAR, become_subreaper,
-    drain_output, kill_group, kill_test_strays, run_marker, signal_group, test_marker,
-    wait_until_group_gone,
+    drain_output, kill_group, kill_test_strays, run_marker, signal_group, test_left_children,
+    test_marker, wait_until_group_gone,
 };
 pub(crate) use sightings::Sightings;
 pub(crate) use signature::{DEFAULT_DEPTH, Signature, signal_names, signal_number};
@@ -587,7 +587,7 @@ impl ScriptOracle {
         let collects = self.verbose || self.memory.is_some() || self.builtin.is_some();
         let output = collects.then(|| drain_output(&mut child, self.builtin.is_some()));
         let exit = self.wait(&mut child, started, cancel);
-        if exit == Exit::Timeout {
+        if exit == Exit::Timeout || test_left_children(&test) {
             // What the test started outside its group goes too, before
             // the next test starts (it may be a fork bomb).
             kill_test_strays(&test);

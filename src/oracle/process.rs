@@ -61,11 +61,31 @@ pub(crate) fn kill_strays() -> usize {
 }
 
 /// SIGKILLs the processes of one test (`test`, its [`TEST_MARKER_VAR`])
-/// that left its group: a test that timed out may have started a fork
-/// bomb, which must not live on beside the next tests.
+/// that left its group: a test that timed out, or left children of its
+/// own behind ([`test_left_children`]), may have started a fork bomb,
+/// which must not live on beside the next tests.
 pub(super) fn kill_test_strays(test: &str) {
     let needle = format!("{TEST_MARKER_VAR}={test}");
     sweep(|proc_dir| carries(proc_dir, &needle));
+}
+
+/// Whether a process of one test (`test`, its [`TEST_MARKER_VAR`]) is a
+/// child of ours: one that outlived its parent and was handed to us as the
+/// subreaper ([`become_subreaper`]), as a daemon is, or the processes of a
+/// fork bomb whose top the test's own `timeout` killed. Reads our threads'
+/// lists of children and the environment of each child, not all of
+/// `/proc`; false where the kernel keeps no such lists.
+pub(super) fn test_left_children(test: &str) -> bool {
+    let needle = format!("{TEST_MARKER_VAR}={test}");
+    let Ok(tasks) = fs::read_dir("/proc/self/task") else {
+        return false;
+    };
+    tasks.flatten().any(|task| {
+        fs::read_to_string(task.path().join("children")).is_ok_and(|pids| {
+            pids.split_ascii_whitespace()
+                .any(|pid| carries(&Path::new("/proc").join(pid), &needle))
+        })
+    })
 }
 
 /// SIGKILLs the processes of this run (its marker in their environment)
