@@ -587,10 +587,11 @@ impl ScriptOracle {
         let collects = self.verbose || self.memory.is_some() || self.builtin.is_some();
         let output = collects.then(|| drain_output(&mut child, self.builtin.is_some()));
         let exit = self.wait(&mut child, started, cancel);
-        if exit == Exit::Timeout || test_left_children(&test) {
+        let left = test_left_children(&test);
+        if exit == Exit::Timeout || !left.is_empty() {
             // What the test started outside its group goes too, before
             // the next test starts (it may be a fork bomb).
-            kill_test_strays(&test);
+            kill_test_strays(&test, &left);
         }
         drop(running);
         let took = started.elapsed();

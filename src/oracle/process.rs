@@ -61,31 +61,59 @@ pub(crate) fn kill_strays() -> usize {
 }
 
 /// SIGKILLs the processes of one test (`test`, its [`TEST_MARKER_VAR`])
-/// that left its group: a test that timed out, or left children of its
-/// own behind ([`test_left_children`]), may have started a fork bomb,
-/// which must not live on beside the next tests.
-pub(super) fn kill_test_strays(test: &str) {
+/// that left its group, and `known` (its [`test_left_children`], whose
+/// marker a look in the middle of an `exec` would miss): a test that
+/// timed out, or left children of its own behind, may have started a
+/// fork bomb, which must not live on beside the next tests.
+pub(super) fn kill_test_strays(test: &str, known: &[u32]) {
     let needle = format!("{TEST_MARKER_VAR}={test}");
-    sweep(|proc_dir| carries(proc_dir, &needle));
+    sweep(|proc_dir| {
+        carries(proc_dir, &needle)
+            || proc_dir
+                .file_name()
+                .and_then(|name| name.to_str()?.parse::<u32>().ok())
+                .is_some_and(|pid| known.contains(&pid))
+    });
 }
 
-/// Whether a process of one test (`test`, its [`TEST_MARKER_VAR`]) is a
-/// child of ours: one that outlived its parent and was handed to us as the
-/// subreaper ([`become_subreaper`]), as a daemon is, or the processes of a
-/// fork bomb whose top the test's own `timeout` killed. Reads our threads'
-/// lists of children and the environment of each child, not all of
-/// `/proc`; false where the kernel keeps no such lists.
-pub(super) fn test_left_children(test: &str) -> bool {
+/// The children of ours that belong to one test (`test`, its
+/// [`TEST_MARKER_VAR`]): processes that outlived their parent and were
+/// handed to us as the subreaper ([`become_subreaper`]), as a daemon is,
+/// or the processes of a fork bomb whose top the test's own `timeout`
+/// killed. Reads our threads' lists of children and the environment of
+/// each child, not all of `/proc`; none where the kernel keeps no such
+/// lists.
+pub(super) fn test_left_children(test: &str) -> Vec<u32> {
     let needle = format!("{TEST_MARKER_VAR}={test}");
     let Ok(tasks) = fs::read_dir("/proc/self/task") else {
-        return false;
+        return Vec::new();
     };
-    tasks.flatten().any(|task| {
-        fs::read_to_string(task.path().join("children")).is_ok_and(|pids| {
+    let mut found = Vec::new();
+    for task in tasks.flatten() {
+        let Ok(pids) = fs::read_to_string(task.path().join("children")) else {
+            continue;
+        };
+        found.extend(
             pids.split_ascii_whitespace()
-                .any(|pid| carries(&Path::new("/proc").join(pid), &needle))
-        })
-    })
+                .filter_map(|pid| pid.parse::<u32>().ok())
+                .filter(|pid| carries_settled(&Path::new("/proc").join(pid.to_string()), &needle)),
+        );
+    }
+    found
+}
+
+/// [`carries`], looking again a few times at an empty environment: a
+/// process in the middle of an `exec` shows none for a moment (the new
+/// image's is not laid out yet).
+fn carries_settled(proc_dir: &Path, needle: &str) -> bool {
+    for _ in 0..3 {
+        match fs::read(proc_dir.join("environ")) {
+            Ok(env) if env.is_empty() => std::thread::sleep(Duration::from_millis(1)),
+            Ok(env) => return env.split(|&b| b == 0).any(|v| v == needle.as_bytes()),
+            Err(_) => return false,
+        }
+    }
+    false
 }
 
 /// SIGKILLs the processes of this run (its marker in their environment)
@@ -361,9 +389,26 @@ fn pids_since(first: i32) -> impl Iterator<Item = i32> {
         .filter(move |&pid| pid >= floor)
 }
 
-/// SIGKILLs `family` (a killed test's [`descendants`]) and reaps those that
-/// became ours to reap (orphans handed to us as their subreaper).
+/// SIGKILLs `family` (a killed test's [`descendants`], or strays) and
+/// the process groups they are in, and reaps those that became ours to
+/// reap (orphans handed to us as their subreaper). A group goes whole at
+/// once, so a member's child forked after the look dies with it: the
+/// processes of a fork bomb under the script's `timeout` share its group,
+/// and the one forking at the moment of a kill by pid escapes. Our own
+/// group is never signalled.
 pub(super) fn kill_family(family: &[i32]) {
+    // SAFETY: getpgrp has no preconditions.
+    let own = unsafe { libc::getpgrp() };
+    let mut groups: Vec<i32> = family
+        .iter()
+        .filter_map(|&pid| proc_stat(&pid.to_string()).map(|(_, _, group)| group))
+        .filter(|&group| group > 1 && group != own)
+        .collect();
+    groups.sort_unstable();
+    groups.dedup();
+    for group in groups {
+        signal_group(group, libc::SIGKILL);
+    }
     for &pid in family {
         // SAFETY: kill has no memory-safety preconditions.
         unsafe { libc::kill(pid, libc::SIGKILL) };
