@@ -234,6 +234,9 @@ pub struct Grammar {
     /// translation unit), so that a candidate may be checked on the items
     /// its edit touches (`top_level_items_parse_alone` in grammars/*.json).
     pub top_level_items_parse_alone: bool,
+    /// Whether the next line's tokens join a line a deletion ends, after
+    /// the space it leaves (`lines_join_after_deletions`).
+    pub lines_join_after_deletions: bool,
     /// Words that start a top-level item and continue none: a large input
     /// may be cut into pieces after a top-level `;` or `}` that one follows
     /// (`item_starts`).

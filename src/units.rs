@@ -53,6 +53,10 @@ pub struct Units {
     /// line break stood between (text, whose lines mean nothing the
     /// reducer knows of), instead of keeping that line break (languages).
     join_lines: bool,
+    /// Whether, where a deletion ends a line after a space, the next
+    /// line's tokens follow that space instead of the line break that
+    /// stood before them (`lines_join_after_deletions` in grammars/*.json).
+    join_after_space: bool,
 }
 
 impl Units {
@@ -65,7 +69,15 @@ impl Units {
             starts,
             separate_tokens,
             join_lines: false,
+            join_after_space: false,
         }
+    }
+
+    /// The same units, rendered with the next line's tokens after the
+    /// space a deletion that ends a line leaves ([`Self::push_after`]).
+    pub(crate) fn joining_lines_after_deletions(mut self) -> Self {
+        self.join_after_space = true;
+        self
     }
 
     /// The same units, rendered with tokens that deletions bring together
@@ -364,11 +376,13 @@ impl Units {
     /// piece onto the line of that token although a line break stood right
     /// before the piece (`fi esac` + `}` minus `esac`: bash needs `fi` and
     /// `}` on lines of their own), the whitespace before the piece instead,
-    /// its line break and indentation, unless the units join lines.
+    /// its line break and indentation, unless the units join lines or
+    /// join them after such a space.
     fn push_after(&self, out: &mut impl Sink, held: &[u8], piece: &[u8], after_gap: bool, at: u32) {
         if self.separate_tokens
             && after_gap
             && !self.join_lines
+            && !self.join_after_space
             && !held.is_empty()
             && !held.contains(&b'\n')
             && self.line_break_before(at)
@@ -684,6 +698,10 @@ mod tests {
             without_in(&units, &["fi"]),
             "{\n  if x; then y; esac\n  }\n"
         );
+        // Where lines join after deletions (Python's grammar data), the
+        // next line's tokens follow the space instead.
+        let joining = units.joining_lines_after_deletions();
+        assert_eq!(without_in(&joining, &["esac"]), "{\n  if x; then y; fi }\n");
     }
 
     #[test]

@@ -23,6 +23,7 @@ impl Grammar {
 fn apply_grammar_data(grammar: &mut Grammar, data: &GrammarFile) -> Result<()> {
     apply_token_lists(grammar, data)?;
     grammar.top_level_items_parse_alone = data.top_level_items_parse_alone;
+    grammar.lines_join_after_deletions = data.lines_join_after_deletions;
     grammar.item_starts = words(&data.item_starts);
     grammar.open_blocks = words(&data.open_blocks);
     grammar.syntax_blanks = data.syntax_blanks.iter().map(syntax_blank).collect();

@@ -62,6 +62,13 @@ pub(crate) struct GrammarFile {
     /// candidate on the items its edit touches (`syntax.rs`).
     #[serde(default)]
     pub top_level_items_parse_alone: bool,
+    /// Whether a deletion that ends a line lets the next line's tokens
+    /// join it after the space it leaves (Python's `x = y` then `f()` minus
+    /// `y` is `x = f()`), instead of keeping the line break before them
+    /// (bash's `fi esac` then `}` minus `esac` is `fi` then `}`): the
+    /// rendering of the tree's tokens (`units.rs`).
+    #[serde(default)]
+    pub lines_join_after_deletions: bool,
     /// Words that start a top-level item and continue none: where a large
     /// input may be cut into pieces for parsing (`tree/parse/pieces.rs`)
     /// and a set's files into top-level items (`fileset.rs`).

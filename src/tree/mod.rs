@@ -629,7 +629,10 @@ impl TreeBuilder {
         }
         self.is_token.seal();
         self.size.shrink_to_fit();
-        let units = Units::from_starts(source, self.unit_starts, true);
+        let mut units = Units::from_starts(source, self.unit_starts, true);
+        if self.grammar.lines_join_after_deletions {
+            units = units.joining_lines_after_deletions();
+        }
         let mut tree = Tree {
             grammar: Arc::new(self.grammar),
             kind: self.kind,
