@@ -258,7 +258,9 @@ impl Units {
                     .next()
                     .map_or(run.end, |(&u, _)| u);
                 let at = i;
-                let after_gap = prev_kept.is_some_and(|p| p + 1 != at);
+                // A rewrite is kept apart from a token it would fuse with
+                // even where the two were neighbours.
+                let after_gap = prev_kept.is_some_and(|p| p + 1 != at) || next_rewrite == at;
                 // A token keeps the whitespace after it; a byte (or a
                 // line) is replaced whole.
                 let (piece, space): (&[u8], &[u8]) = if next_rewrite > i {

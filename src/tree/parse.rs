@@ -1566,9 +1566,10 @@ mod tests {
         assert_eq!(without_tokens("int y=-(-x);", &["(", ")"]), "int y=- -x;");
         assert_eq!(without_tokens("a=b+(+c);", &["(", ")"]), "a=b+ +c;");
         assert_eq!(without_tokens("f(x)/(*p);", &["(", ")", "x"]), "f/ *p;");
-        // `int x;` without `x`: its neighbours keep their own spacing.
+        // `int x;` without `x`: its neighbours keep their own spacing,
+        // and the line break that stood before the next kept token.
         assert_eq!(without_tokens("int x;", &["x"]), "int ;");
-        assert_eq!(without_tokens("int\tx\n;", &["x"]), "int\t;");
+        assert_eq!(without_tokens("int\tx\n;", &["x"]), "int\n;");
     }
 
     #[test]
