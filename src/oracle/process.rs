@@ -394,15 +394,21 @@ fn pids_since(first: i32) -> impl Iterator<Item = i32> {
 /// reap (orphans handed to us as their subreaper). A group goes whole at
 /// once, so a member's child forked after the look dies with it: the
 /// processes of a fork bomb under the script's `timeout` share its group,
-/// and the one forking at the moment of a kill by pid escapes. Our own
-/// group is never signalled.
+/// and the one forking at the moment of a kill by pid escapes. Neither our
+/// own group nor a running test's is signalled (a member that died may
+/// have left its pid to a new test).
 pub(super) fn kill_family(family: &[i32]) {
     // SAFETY: getpgrp has no preconditions.
     let own = unsafe { libc::getpgrp() };
+    let running = |group: i32| {
+        RUNNING_GROUPS
+            .iter()
+            .any(|slot| slot.load(Ordering::SeqCst).abs() == group)
+    };
     let mut groups: Vec<i32> = family
         .iter()
         .filter_map(|&pid| proc_stat(&pid.to_string()).map(|(_, _, group)| group))
-        .filter(|&group| group > 1 && group != own)
+        .filter(|&group| group > 1 && group != own && !running(group))
         .collect();
     groups.sort_unstable();
     groups.dedup();
