@@ -109,7 +109,7 @@ fn carries_settled(proc_dir: &Path, needle: &str) -> bool {
     for _ in 0..3 {
         match fs::read(proc_dir.join("environ")) {
             Ok(env) if env.is_empty() => std::thread::sleep(Duration::from_millis(1)),
-            Ok(env) => return env.split(|&b| b == 0).any(|v| v == needle.as_bytes()),
+            Ok(env) => return holds(&env, needle),
             Err(_) => return false,
         }
     }
@@ -139,8 +139,12 @@ pub(super) fn kill_marked_in(dir: &Path) {
 /// Whether the process of `proc_dir` (`/proc/<pid>`) has `needle`
 /// (`NAME=value`) in its environment.
 fn carries(proc_dir: &Path, needle: &str) -> bool {
-    fs::read(proc_dir.join("environ"))
-        .is_ok_and(|env| env.split(|&b| b == 0).any(|v| v == needle.as_bytes()))
+    fs::read(proc_dir.join("environ")).is_ok_and(|env| holds(&env, needle))
+}
+
+/// Whether `env` (a `/proc/<pid>/environ`) holds the variable `needle`.
+fn holds(env: &[u8], needle: &str) -> bool {
+    env.split(|&b| b == 0).any(|v| v == needle.as_bytes())
 }
 
 /// How many times [`sweep`] freezes and kills at most.
