@@ -217,12 +217,15 @@ fn memory(lang: Language, source: Vec<u8>) {
     let bytes = source.len();
     let t = Instant::now();
     let plan = Plan::new(&Strategy::default(), Lang::Tree(lang), source).expect("parses");
+    let plan_s = t.elapsed().as_secs_f64();
     let (parse_peak, after_parse) = (PEAK.load(Ordering::Relaxed), LIVE.load(Ordering::Relaxed));
     PEAK.store(after_parse, Ordering::Relaxed);
     let mut policy = plan.first_policy();
     let full = Configuration::full(plan.units().len());
+    let t_pass = Instant::now();
     policy.start_pass(&full);
     let first = policy.next_proposal(&full).is_some();
+    let pass_s = t_pass.elapsed().as_secs_f64();
     let secs = t.elapsed().as_secs_f64();
     let peak = peak_rss_kib();
     println!(
@@ -237,6 +240,34 @@ fn memory(lang: Language, source: Vec<u8>) {
         plan.units().len(),
         if first { "made" } else { "none" },
         peak as f64 * 1024.0 / bytes as f64
+    );
+    per_megabyte(bytes, plan_s, pass_s, plan.units());
+}
+
+/// Parse, pass-start and render costs per megabyte of input: the plan
+/// (parse, tree, the filter's first count), the first policy's pass start
+/// and first proposal, and rendering the whole input and every other
+/// token of it (a candidate of many kept runs).
+fn per_megabyte(bytes: usize, plan_s: f64, pass_s: f64, units: &Units) {
+    let mb = bytes as f64 / 1e6;
+    let full = Configuration::full(units.len());
+    let mut halves = full.clone();
+    for u in (0..units.len()).step_by(2) {
+        halves.kept.remove(u);
+    }
+    let mut render_ms = [0.0; 2];
+    for (i, config) in [&full, &halves].into_iter().enumerate() {
+        let t = Instant::now();
+        let out = units.render(config);
+        render_ms[i] = t.elapsed().as_secs_f64() * 1000.0;
+        assert!(out.len() <= bytes + units.len() as usize);
+    }
+    println!(
+        "per MB: plan {:.3} s, first pass start {:.3} s, render {:.1} ms whole, {:.1} ms every other token",
+        plan_s / mb,
+        pass_s / mb,
+        render_ms[0] / mb,
+        render_ms[1] / mb
     );
 }
 

@@ -77,13 +77,16 @@ pub struct Plan {
 /// The phases of `algo` on `lang`, and whether they repeat in rounds.
 fn phases_of(algo: &'static Entry, lang: Lang) -> (Vec<&'static Entry>, bool) {
     use registry::{
-        BODIES, DRDD, IDREPLACE, LITERALS, PERSES, SIMPLIFY, SUBSTITUTE, UNUSED, USES, WINDOWS,
+        BODIES, DRDD, IDREPLACE, LITERALS, PERSES, SIMPLIFY, SUBSTITUTE, TAIL, UNUSED, USES,
+        WINDOWS,
     };
     match (algo.role, lang) {
         // Bulk passes first: on a large input one of their tests may cut
-        // half the text, where the tree phase cuts a list element a test.
+        // half the text, where the tree phase cuts a list element a test;
+        // on a very large one, the end of the text before them.
         (Role::Pipeline, Lang::Tree(_)) => (
             vec![
+                &TAIL,
                 &BODIES,
                 &UNUSED,
                 &PERSES,
@@ -296,6 +299,11 @@ impl Plan {
             phases.insert(1, &registry::LINES);
         } else if tree.is_none() {
             phases.retain(|p| !p.needs_tree);
+        }
+        // The tail search only pays on the largest texts (and a phase that
+        // cannot test would still be listed in the stats).
+        if units.len() < crate::policy::tail::MIN_UNITS {
+            phases.retain(|p| !std::ptr::eq(*p, &registry::TAIL));
         }
         let finish_lenient = match (auto, lang) {
             (true, Lang::Tree(l)) => l.grammar().consumers_accept_more,

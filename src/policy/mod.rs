@@ -39,6 +39,7 @@ pub mod registry;
 pub mod rename;
 pub mod simplify;
 pub mod substitute;
+pub mod tail;
 pub mod tpdd;
 #[cfg(test)]
 mod tree_tests;

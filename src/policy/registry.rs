@@ -28,6 +28,7 @@ use crate::policy::records::Records;
 use crate::policy::rename::Rename;
 use crate::policy::simplify::Simplify;
 use crate::policy::substitute::Substitute;
+use crate::policy::tail::Tail;
 use crate::policy::tpdd::{TPdd, TPddOptions};
 use crate::policy::unused::Unused;
 use crate::policy::uses::WithUses;
@@ -438,6 +439,18 @@ pub(crate) static SIMPLIFY: Entry = Entry {
     algo: None,
 };
 
+/// The end of a very large text cut after what the test needs.
+pub(crate) static TAIL: Entry = Entry {
+    name: "tail",
+    role: Role::Pass,
+    needs_tree: true,
+    takes_inner: false,
+    builder: Some(|cx| Box::new(Tail::new(cx.tree()))),
+    description: "The end of a text of a million units or more, cut by binary search down the last kept element",
+    guarantee: "none: at each level searched, no shorter prefix of its elements passes",
+    algo: None,
+};
+
 /// Function bodies made declarations (or empty), many at once
 /// (`names.bodies` in grammars/*.json).
 pub(crate) static BODIES: Entry = Entry {
@@ -694,6 +707,7 @@ pub static ENTRIES: &[&Entry] = &[
     &TPDD,
     &LINES,
     &SIMPLIFY,
+    &TAIL,
     &BODIES,
     &UNUSED,
     &USES,
