@@ -8,7 +8,9 @@
 # most 5% of the wall, at most 20 times the input).
 # Usage: scripts/bench-whole-run.sh [BINARY] [CASE...]
 #   (default: target/release/reduce and the three C++ units)
-# BENCH_CASES overrides the cases directory; CAP the per-run cap in seconds.
+# BENCH_CASES overrides the cases directory; CAP the per-run cap in seconds;
+# KEEP a directory that receives each case's result and stats
+# (KEEP/CASE.out, KEEP/CASE.json).
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=$(realpath "${1:-$root/target/release/reduce}")
@@ -38,6 +40,11 @@ for case in "$@"; do
         sleep 0.5
     done
     wait "$pid" || true
+    if [ -n "${KEEP:-}" ]; then
+        mkdir -p "$KEEP"
+        cp "$dir/result.out" "$KEEP/$case.out" 2>/dev/null || true
+        cp "$dir/stats.json" "$KEEP/$case.json" 2>/dev/null || true
+    fi
     python3 - "$case" "$dir/$input" "$dir/stats.json" "$peak" <<'PY'
 import json, os, sys
 case, input_path, stats_path, peak_kib = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
