@@ -302,7 +302,7 @@ impl Plan {
         }
         // The tail search only pays on the largest texts (and a phase that
         // cannot test would still be listed in the stats).
-        if units.len() < crate::policy::tail::MIN_UNITS {
+        if units.len() < strategy.tuning.tail.min_units {
             phases.retain(|p| !std::ptr::eq(*p, &registry::TAIL));
         }
         let finish_lenient = match (auto, lang) {

@@ -17,6 +17,7 @@ use reduce::policy::format::Style;
 use reduce::policy::hdd::HddOptions;
 use reduce::policy::perses::PersesOptions;
 use reduce::policy::registry::{BuildContext, ENTRIES, Role, Tuning};
+use reduce::policy::tail::TailOptions;
 use reduce::policy::{Minimizer, Policy};
 use reduce::syntax::SyntaxCheck;
 use reduce::tree::Tree;
@@ -178,6 +179,8 @@ fn policies(tree: &Arc<Tree>, units: &Units) -> Vec<(String, Box<dyn Policy>, Op
                 perses,
                 // The programs are tidy already: only compact changes them.
                 format: Style::Compact,
+                // The tail search on these small programs too.
+                tail: TailOptions { min_units: 0 },
                 ..Tuning::default()
             };
             // As the default pipeline runs them.

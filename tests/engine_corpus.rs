@@ -22,6 +22,7 @@ use reduce::interfaces::{Candidate, Observer, Strictness, SyntaxFilter, Verdict}
 use reduce::languages::Language;
 use reduce::policy::Policy;
 use reduce::policy::registry::{BuildContext, ENTRIES, Role, Tuning};
+use reduce::policy::tail::TailOptions;
 use reduce::policy::{Minimizer, format::Style};
 use reduce::syntax::SyntaxCheck;
 use reduce::tree::Tree;
@@ -167,6 +168,8 @@ fn policies(tree: &Arc<Tree>, units: &Arc<Units>) -> Vec<(Box<dyn Policy>, Optio
             cx.inner = inner;
             cx.tuning = Tuning {
                 format: Style::Compact,
+                // The tail search on these small programs too.
+                tail: TailOptions { min_units: 0 },
                 ..Tuning::default()
             };
             let strictness = match entry.role {

@@ -19,6 +19,7 @@ use crate::policy::format::Style;
 use crate::policy::hdd::HddOptions;
 use crate::policy::perses::PersesOptions;
 use crate::policy::registry::Tuning;
+use crate::policy::tail::TailOptions;
 use crate::policy::tpdd::TPddOptions;
 use crate::settings::{Judge, LlmEndpoint, Settings, default_wave, parse_duration, parse_size};
 
@@ -487,6 +488,7 @@ impl Cli {
                     Some(_) => Style::Native,
                     None => self.format,
                 },
+                tail: TailOptions::default(),
             },
         }
     }

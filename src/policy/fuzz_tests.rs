@@ -20,6 +20,7 @@ use crate::policy::format::Style;
 use crate::policy::hdd::HddOptions;
 use crate::policy::perses::{PERSES_REPLACEMENT_DEPTH, PersesOptions};
 use crate::policy::registry::{BuildContext, ENTRIES, Role, Tuning};
+use crate::policy::tail::TailOptions;
 use crate::policy::testing::XorShift;
 use crate::policy::{Minimizer, Policy};
 use crate::syntax::SyntaxCheck;
@@ -203,6 +204,8 @@ fn every_policy(
                 ..PersesOptions::tutorial()
             },
             format: Style::Compact,
+            // The tail search on texts of any size.
+            tail: TailOptions { min_units: 0 },
             ..Tuning::default()
         },
     ];
@@ -213,7 +216,7 @@ fn every_policy(
         }
         // The second tuning changes only these.
         let variants = match entry.name {
-            "hdd" | "perses" | "format" => &tunings[..],
+            "hdd" | "perses" | "format" | "tail" => &tunings[..],
             _ => &tunings[..1],
         };
         for tuning in variants {

@@ -28,7 +28,7 @@ use crate::policy::records::Records;
 use crate::policy::rename::Rename;
 use crate::policy::simplify::Simplify;
 use crate::policy::substitute::Substitute;
-use crate::policy::tail::Tail;
+use crate::policy::tail::{Tail, TailOptions};
 use crate::policy::tpdd::{TPdd, TPddOptions};
 use crate::policy::unused::Unused;
 use crate::policy::uses::WithUses;
@@ -140,6 +140,8 @@ pub struct Tuning {
     pub tpdd: TPddOptions,
     /// The layouts the format pass proposes.
     pub format: Style,
+    /// Which texts the tail pass searches.
+    pub tail: TailOptions,
 }
 
 /// What a policy is built from: the input's units (and tree), the tuning,
@@ -445,7 +447,7 @@ pub(crate) static TAIL: Entry = Entry {
     role: Role::Pass,
     needs_tree: true,
     takes_inner: false,
-    builder: Some(|cx| Box::new(Tail::new(cx.tree()))),
+    builder: Some(|cx| Box::new(Tail::new(cx.tree(), cx.tuning.tail))),
     description: "The end of a text of a million units or more, cut by binary search down the last kept element",
     guarantee: "none: at each level searched, no shorter prefix of its elements passes",
     algo: None,

@@ -34,8 +34,25 @@ use crate::configuration::{Configuration, Proposal};
 use crate::policy::Policy;
 use crate::tree::{NodeId, Tree};
 
-/// Texts with fewer kept units are left to the other passes.
-pub(crate) const MIN_UNITS: u32 = 1_000_000;
+/// Texts with fewer kept units are left to the other passes (the
+/// default of [`TailOptions::min_units`]).
+pub const MIN_UNITS: u32 = 1_000_000;
+
+/// Which texts the search runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TailOptions {
+    /// Texts with fewer kept units are not searched: the binary's
+    /// [`MIN_UNITS`]; the every-policy tests search small texts.
+    pub min_units: u32,
+}
+
+impl Default for TailOptions {
+    fn default() -> Self {
+        TailOptions {
+            min_units: MIN_UNITS,
+        }
+    }
+}
 
 /// The search goes into an element only if it holds at least one in this
 /// many of the kept units: below that, the tree policies' deletions cost
@@ -64,22 +81,16 @@ pub(crate) struct Tail {
     level: Option<Level>,
     /// The search is over.
     done: bool,
-    /// Texts with fewer kept units are not searched ([`MIN_UNITS`]).
-    min_units: u32,
+    options: TailOptions,
 }
 
 impl Tail {
-    pub(crate) fn new(tree: Arc<Tree>) -> Self {
-        Self::searching_from(tree, MIN_UNITS)
-    }
-
-    /// A search of texts of `min_units` kept units or more.
-    fn searching_from(tree: Arc<Tree>, min_units: u32) -> Self {
+    pub(crate) fn new(tree: Arc<Tree>, options: TailOptions) -> Self {
         Tail {
             tree,
             level: None,
             done: false,
-            min_units,
+            options,
         }
     }
 
@@ -129,7 +140,7 @@ impl Policy for Tail {
 
     fn start_pass(&mut self, config: &Configuration) {
         if self.level.is_none() && !self.done {
-            if config.len() < self.min_units {
+            if config.len() < self.options.min_units {
                 self.done = true;
             } else {
                 self.level = self.level_in(self.tree.root(), config);
@@ -214,7 +225,8 @@ mod tests {
             }
         };
         let mut engine = Engine::new(&units, &oracle).with_cache(false);
-        let mut policy: Box<dyn Policy> = Box::new(Tail::searching_from(Arc::new(tree), min_units));
+        let mut policy: Box<dyn Policy> =
+            Box::new(Tail::new(Arc::new(tree), TailOptions { min_units }));
         let full = Configuration::full(units.len());
         let (result, _) = engine.run(&mut policy, full, &mut Quiet);
         let text = String::from_utf8(units.render(&result)).unwrap();
