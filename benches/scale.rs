@@ -251,12 +251,12 @@ fn memory(lang: Language, source: Vec<u8>) {
 fn per_megabyte(bytes: usize, plan_s: f64, pass_s: f64, units: &Units) {
     let mb = bytes as f64 / 1e6;
     let full = Configuration::full(units.len());
-    let mut halves = full.clone();
+    let mut every_other = full.clone();
     for u in (0..units.len()).step_by(2) {
-        halves.kept.remove(u);
+        every_other.kept.remove(u);
     }
     let mut render_ms = [0.0; 2];
-    for (i, config) in [&full, &halves].into_iter().enumerate() {
+    for (i, config) in [&full, &every_other].into_iter().enumerate() {
         let t = Instant::now();
         let out = units.render(config);
         render_ms[i] = t.elapsed().as_secs_f64() * 1000.0;

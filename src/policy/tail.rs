@@ -36,7 +36,7 @@ use crate::tree::{NodeId, Tree};
 
 /// Texts with fewer kept units are left to the other passes (the
 /// default of [`TailOptions::min_units`]).
-pub const MIN_UNITS: u32 = 1_000_000;
+const MIN_UNITS: u32 = 1_000_000;
 
 /// Which texts the search runs on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,7 +57,7 @@ impl Default for TailOptions {
 /// The search goes into an element only if it holds at least one in this
 /// many of the kept units: below that, the tree policies' deletions cost
 /// less than the levels of the search.
-pub(crate) const DESCEND_SHARE: u32 = 100;
+const DESCEND_SHARE: u32 = 100;
 
 /// The search at one level.
 #[derive(Clone)]
